@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Runs a command with the project's toolchain on PATH, setting up whatever is missing first.
+#
+#   bash scripts/with-toolchain.sh <command> [args...]
+#
+# `npm test` and `npm run demo` are started by whatever npm is on the machine, possibly under a
+# Node that is too old for our dependencies, before anything is installed. So this script only
+# needs bash, and provides:
+#   1. Node >= 22.19: the `node` on PATH when new enough, otherwise Node 24 from the npm package
+#      `node@24`, installed once into the cache.
+#   2. The npm dependencies: `npm ci` when node_modules does not match package-lock.json.
+#   3. The Pulumi CLI at the version of the @pulumi/pulumi dependency, with the Node.js language
+#      host and the dynamic-provider plugin: a matching `pulumi` on PATH is used as it is;
+#      otherwise they are built from the Go tools modules in tools/ into the cache (minutes the
+#      first time on a new machine, seconds afterwards).
+#
+# The cache lives in ${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-xcat and survives between runs.
+set -euo pipefail
+
+repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cache_root=${PULUMI_XCAT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-xcat}
+min_node=22.19.0
+
+say() { printf '[toolchain] %s\n' "$*" >&2; }
+die() { printf '[toolchain] error: %s\n' "$*" >&2; exit 1; }
+
+# version_ge A B: true when version A >= version B (numeric, dot-separated).
+version_ge() {
+  [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n 1)" = "$2" ]
+}
+
+mkdir -p "$cache_root"
+
+# --- 1. Node --------------------------------------------------------------------------------
+node_ok() {
+  local v
+  v=$("$1" -p 'process.versions.node' 2>/dev/null) || return 1
+  version_ge "$v" "$min_node"
+}
+
+node_bin_dir=""
+if command -v node >/dev/null 2>&1 && node_ok node; then
+  node_bin_dir=$(dirname "$(command -v node)")
+else
+  node_home="$cache_root/node-24"
+  if ! node_ok "$node_home/node_modules/node/bin/node" 2>/dev/null; then
+    command -v npm >/dev/null 2>&1 || die "neither Node >= $min_node nor npm is available; install Node.js $min_node or newer"
+    say "system Node is $(node --version 2>/dev/null || echo missing); installing Node 24 from the npm package node@24 into $node_home"
+    rm -rf "$node_home" && mkdir -p "$node_home"
+    (cd "$node_home" && echo '{"private":true}' >package.json &&
+      npm install --no-audit --no-fund --loglevel=error node@24 >&2) ||
+      die "could not install node@24 from the npm registry"
+    node_ok "$node_home/node_modules/node/bin/node" || die "node@24 installed but $node_home/node_modules/node/bin/node does not run"
+  fi
+  node_bin_dir="$node_home/node_modules/node/bin"
+fi
+export PATH="$node_bin_dir:$PATH"
+
+# --- 2. npm dependencies --------------------------------------------------------------------
+# npm ci runs our `prepare` script, so the package is built afterwards.
+lock_sum=$(sha256sum "$repo_root/package-lock.json" | cut -d' ' -f1)
+stamp="$repo_root/node_modules/.pulumi-xcat-deps"
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_sum" ]; then
+  say "installing npm dependencies (npm ci) with Node $(node --version)"
+  (cd "$repo_root" && npm ci --no-audit --no-fund --loglevel=error >&2) || die "npm ci failed"
+  echo "$lock_sum" >"$stamp"
+elif [ ! -f "$repo_root/dist/index.js" ]; then
+  say "building the package (dist/ is missing)"
+  (cd "$repo_root" && npm run --silent build >&2) || die "build failed"
+fi
+
+# Programs in this repository (the demo lab, examples) are run by Pulumi with the repository as
+# their project directory; Pulumi's dynamic-provider host then resolves `pulumi-xcat` from
+# node_modules, so link this checkout there, as an install of the package would place it.
+[ -e "$repo_root/node_modules/pulumi-xcat" ] || ln -s .. "$repo_root/node_modules/pulumi-xcat"
+
+# --- 3. Pulumi CLI ----------------------------------------------------------------------------
+sdk_version=$(node -p 'require(process.argv[1]).version' "$repo_root/node_modules/@pulumi/pulumi/package.json")
+dynamic_plugin="$repo_root/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
+
+pulumi_on_path_matches() {
+  command -v pulumi >/dev/null 2>&1 || return 1
+  [ "$(pulumi version 2>/dev/null)" = "v$sdk_version" ] || return 1
+  command -v pulumi-language-nodejs >/dev/null 2>&1
+}
+
+if [ "${PULUMI_XCAT_BUILD_CLI:-}" != "1" ] && pulumi_on_path_matches; then
+  pulumi_bin_dir=$(dirname "$(command -v pulumi)")
+else
+  pulumi_bin_dir="$cache_root/pulumi-v$sdk_version/bin"
+  if [ ! -x "$pulumi_bin_dir/pulumi" ] || [ "$("$pulumi_bin_dir/pulumi" version 2>/dev/null)" != "v$sdk_version" ] ||
+    [ ! -x "$pulumi_bin_dir/pulumi-language-nodejs" ]; then
+    bash "$repo_root/tools/build-pulumi.sh" "$sdk_version" "$pulumi_bin_dir" >&2 ||
+      die "building the Pulumi CLI v$sdk_version from Go modules failed (see the output above)"
+  fi
+fi
+# The dynamic-provider plugin is a shell script shipped inside @pulumi/pulumi; the engine finds it
+# next to `pulumi` or on PATH. Keep a copy beside our CLI so it always matches the installed SDK.
+if [ ! -x "$pulumi_bin_dir/pulumi-resource-pulumi-nodejs" ] && [ -w "$pulumi_bin_dir" ]; then
+  install -m 0755 "$dynamic_plugin" "$pulumi_bin_dir/pulumi-resource-pulumi-nodejs"
+fi
+export PATH="$pulumi_bin_dir:$repo_root/node_modules/.bin:$PATH"
+command -v pulumi-resource-pulumi-nodejs >/dev/null 2>&1 || export PATH="$PATH:$(dirname "$dynamic_plugin")"
+
+export PULUMI_SKIP_UPDATE_CHECK=true
+export PULUMI_XCAT_TOOLCHAIN=1
+
+[ $# -gt 0 ] || { say "node $(node --version), pulumi $(pulumi version) in $pulumi_bin_dir"; exit 0; }
+exec "$@"

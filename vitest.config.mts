@@ -1,0 +1,35 @@
+import { defineConfig } from "vitest/config";
+
+// Three tiers (see CONTRIBUTING.md): pure logic, components against an in-process emulator, and
+// whole programs on the real Pulumi engine. The e2e tier runs its files one at a time: each
+// spawns the engine and a provider process, and the machines here have two cores.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["test/unit/**/*.test.ts"],
+        },
+      },
+      {
+        test: {
+          name: "integration",
+          include: ["test/{emulator,client,provider}/**/*.test.ts"],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: "e2e",
+          include: ["test/e2e/**/*.test.ts"],
+          globalSetup: ["test/e2e/support/global-setup.ts"],
+          fileParallelism: false,
+          testTimeout: 10 * 60_000,
+          hookTimeout: 10 * 60_000,
+        },
+      },
+    ],
+    passWithNoTests: false,
+  },
+});
