@@ -1,0 +1,6 @@
+/**
+ * pulumi-xcat: Pulumi resources for xCAT clusters, driven through xCAT's REST API (xcatws).
+ *
+ * @packageDocumentation
+ */
+export { Echo, type EchoArgs } from "./provider/resources/echo-resource";

@@ -1,0 +1,72 @@
+/**
+ * The provider code that Pulumi's dynamic-provider host runs. The serialized providers built by
+ * {@link thinProvider} require this module (`pulumi-xcat/provider-runtime`) and call one of these
+ * functions with their resource kind; each function looks the kind up and delegates.
+ *
+ * This module is the only entry point the serialized state depends on: keep these signatures stable
+ * across releases, because stacks written by older versions call them.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { echoImplementation } from "./resources/echo";
+
+type Implementation = pulumi.dynamic.ResourceProvider;
+
+const implementations: Readonly<Record<string, Implementation>> = {
+  "xcat:Echo": echoImplementation,
+};
+
+function implementationFor(kind: string): Implementation {
+  const implementation = implementations[kind];
+  if (implementation === undefined) {
+    throw new Error(
+      `pulumi-xcat has no resource kind '${kind}'. The stack was written by a version of pulumi-xcat that ` +
+        `knows it; install that version (or a newer one) in the program's node_modules.`,
+    );
+  }
+  return implementation;
+}
+
+export async function configure(kind: string, req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+  await implementationFor(kind).configure?.(req);
+}
+
+export async function check(kind: string, olds: unknown, news: unknown): Promise<pulumi.dynamic.CheckResult> {
+  const implementation = implementationFor(kind);
+  return implementation.check ? implementation.check(olds, news) : { inputs: news };
+}
+
+export async function diff(
+  kind: string,
+  id: string,
+  olds: unknown,
+  news: unknown,
+): Promise<pulumi.dynamic.DiffResult> {
+  const implementation = implementationFor(kind);
+  return implementation.diff ? implementation.diff(id, olds, news) : {};
+}
+
+export async function create(kind: string, inputs: unknown): Promise<pulumi.dynamic.CreateResult> {
+  return implementationFor(kind).create(inputs);
+}
+
+export async function read(kind: string, id: string, props: unknown): Promise<pulumi.dynamic.ReadResult> {
+  const implementation = implementationFor(kind);
+  return implementation.read ? implementation.read(id, props) : { id, props };
+}
+
+export async function update(
+  kind: string,
+  id: string,
+  olds: unknown,
+  news: unknown,
+): Promise<pulumi.dynamic.UpdateResult> {
+  const implementation = implementationFor(kind);
+  return implementation.update ? implementation.update(id, olds, news) : { outs: news };
+}
+
+// `delete` is a reserved word, so the export is renamed.
+async function deleteResource(kind: string, id: string, props: unknown): Promise<void> {
+  await implementationFor(kind).delete?.(id, props);
+}
+
+export { deleteResource as delete };

@@ -1,0 +1,218 @@
+/**
+ * Runs the real `pulumi` CLI on a program in isolation: its own PULUMI_HOME, a local file backend
+ * in a temporary directory, a passphrase secrets provider and no update checks. Each workspace
+ * holds one stack. Results are parsed from the CLI's JSON output where it offers one.
+ */
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { cp, mkdir, readFile, rm } from "node:fs/promises";
+import { basename, join } from "node:path";
+
+export interface PulumiCommandResult {
+  readonly args: readonly string[];
+  readonly exitCode: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** A `pulumi` command that exited non-zero; the message carries its whole output. */
+export class PulumiCommandError extends Error {
+  constructor(readonly result: PulumiCommandResult) {
+    super(
+      `pulumi ${result.args.join(" ")} exited with ${result.exitCode}\n` +
+        `--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}`,
+    );
+    this.name = "PulumiCommandError";
+  }
+}
+
+/** Counts of resource operations, as `pulumi preview --json` and `stack history` report them. */
+export type ChangeSummary = Readonly<Record<string, number>>;
+
+export interface PreviewStep {
+  readonly op: string;
+  readonly urn: string;
+  readonly type?: string;
+  readonly diffReasons?: readonly string[];
+  readonly replaceReasons?: readonly string[];
+  readonly detailedDiff?: Readonly<Record<string, unknown>>;
+}
+
+export interface PreviewResult {
+  readonly steps: readonly PreviewStep[];
+  readonly changeSummary: ChangeSummary;
+  readonly raw: PulumiCommandResult;
+}
+
+export interface WorkspaceOptions {
+  /** Directory of the Pulumi program to copy (must hold Pulumi.yaml). */
+  readonly programDir: string;
+  /** Directory below which the copy is placed; its node_modules must hold the program's packages. */
+  readonly sandboxDir: string;
+  readonly stackName?: string;
+  /** Extra environment for every command (e.g. XCAT_URL). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Per-command time limit; the command is killed when it runs longer. */
+  readonly timeoutMs?: number;
+}
+
+export interface RunOptions {
+  /** Resolve with the result instead of throwing when pulumi exits non-zero. */
+  readonly allowFailure?: boolean;
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+export class PulumiWorkspace {
+  private constructor(
+    readonly workDir: string,
+    readonly programDir: string,
+    readonly stackName: string,
+    private readonly env: Readonly<Record<string, string>>,
+    private readonly timeoutMs: number,
+  ) {}
+
+  /** Copies the program into the sandbox, prepares an isolated backend and creates the stack. */
+  static async create(options: WorkspaceOptions): Promise<PulumiWorkspace> {
+    const id = `${basename(options.programDir)}-${randomBytes(4).toString("hex")}`;
+    const workDir = join(options.sandboxDir, "programs", id);
+    const programDir = join(workDir, "program");
+    const home = join(workDir, "pulumi-home");
+    const state = join(workDir, "state");
+    await mkdir(home, { recursive: true });
+    await mkdir(state, { recursive: true });
+    await cp(options.programDir, programDir, {
+      recursive: true,
+      filter: (source) => !source.includes("node_modules") && !/Pulumi\.[^/]+\.yaml$/.test(source),
+    });
+
+    const env: Record<string, string> = {
+      PULUMI_HOME: home,
+      PULUMI_BACKEND_URL: `file://${state}`,
+      PULUMI_CONFIG_PASSPHRASE: randomBytes(12).toString("hex"),
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      PULUMI_SKIP_CONFIRMATIONS: "true",
+      PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
+      // Pulumi's TypeScript support type-checks unless told otherwise; the tests typecheck
+      // examples separately, so the engine runs them transpile-only to save time.
+      PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+      ...options.env,
+    };
+    const workspace = new PulumiWorkspace(
+      workDir,
+      programDir,
+      options.stackName ?? "test",
+      env,
+      options.timeoutMs ?? 10 * 60_000,
+    );
+    await workspace.run(["stack", "init", workspace.stackName]);
+    return workspace;
+  }
+
+  /** Runs `pulumi <args>` in the program directory with this workspace's isolation. */
+  run(args: readonly string[], options: RunOptions = {}): Promise<PulumiCommandResult> {
+    const fullArgs = [...args, "--non-interactive", "--color", "never"];
+    return new Promise((resolvePromise, reject) => {
+      const child = spawn("pulumi", fullArgs, {
+        cwd: this.programDir,
+        env: { ...process.env, ...this.env, ...options.env },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (chunk: Buffer) => {
+        stdout += chunk.toString();
+      });
+      child.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      const timer = setTimeout(() => {
+        stderr += `\n[harness] killed after ${this.timeoutMs} ms\n`;
+        child.kill("SIGKILL");
+      }, this.timeoutMs);
+      child.on("error", (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+      child.on("close", (code, signal) => {
+        clearTimeout(timer);
+        const result: PulumiCommandResult = {
+          args: fullArgs,
+          exitCode: code ?? (signal ? 128 : 1),
+          stdout,
+          stderr,
+        };
+        if (result.exitCode !== 0 && !options.allowFailure) reject(new PulumiCommandError(result));
+        else resolvePromise(result);
+      });
+    });
+  }
+
+  async setConfig(key: string, value: string, options: { secret?: boolean } = {}): Promise<void> {
+    await this.run(["config", "set", key, value, ...(options.secret ? ["--secret"] : ["--plaintext"])]);
+  }
+
+  /** `pulumi preview --json`: the planned steps and the count per operation. */
+  async preview(extraArgs: readonly string[] = []): Promise<PreviewResult> {
+    const raw = await this.run(["preview", "--json", ...extraArgs]);
+    const parsed = JSON.parse(raw.stdout) as { steps?: PreviewStep[]; changeSummary?: ChangeSummary };
+    return { steps: parsed.steps ?? [], changeSummary: parsed.changeSummary ?? {}, raw };
+  }
+
+  /** `pulumi up --yes`; returns the change counts the engine recorded for this update. */
+  async up(extraArgs: readonly string[] = []): Promise<ChangeSummary> {
+    await this.run(["up", "--yes", "--skip-preview", ...extraArgs]);
+    return this.lastChanges();
+  }
+
+  async refresh(extraArgs: readonly string[] = []): Promise<ChangeSummary> {
+    await this.run(["refresh", "--yes", "--skip-preview", ...extraArgs]);
+    return this.lastChanges();
+  }
+
+  async destroy(extraArgs: readonly string[] = []): Promise<ChangeSummary> {
+    await this.run(["destroy", "--yes", "--skip-preview", ...extraArgs]);
+    return this.lastChanges();
+  }
+
+  /** The stack's outputs, secrets shown in plain text. */
+  async outputs(): Promise<Record<string, unknown>> {
+    const raw = await this.run(["stack", "output", "--json", "--show-secrets"]);
+    return JSON.parse(raw.stdout) as Record<string, unknown>;
+  }
+
+  /** The stack's checkpoint as `pulumi stack export` prints it (secrets stay encrypted). */
+  async exportState(): Promise<{ readonly text: string; readonly resources: readonly StateResource[] }> {
+    const raw = await this.run(["stack", "export"]);
+    const parsed = JSON.parse(raw.stdout) as { deployment?: { resources?: StateResource[] } };
+    return { text: raw.stdout, resources: parsed.deployment?.resources ?? [] };
+  }
+
+  /** The raw state file of the file backend, exactly as written to disk. */
+  async stateFileText(): Promise<string> {
+    const project = /^name:\s*(\S+)/m.exec(await readFile(join(this.programDir, "Pulumi.yaml"), "utf8"))?.[1];
+    const file = join(this.workDir, "state", ".pulumi", "stacks", project ?? "", `${this.stackName}.json`);
+    return readFile(file, "utf8");
+  }
+
+  /** The change counts of the most recent update, from `pulumi stack history`. */
+  async lastChanges(): Promise<ChangeSummary> {
+    const raw = await this.run(["stack", "history", "--json", "--show-secrets"]);
+    const history = JSON.parse(raw.stdout) as Array<{ resourceChanges?: ChangeSummary }>;
+    return history[0]?.resourceChanges ?? {};
+  }
+
+  /** Removes the stack and the workspace's files. */
+  async dispose(): Promise<void> {
+    await this.run(["stack", "rm", "--yes", "--force"], { allowFailure: true });
+    await rm(this.workDir, { recursive: true, force: true });
+  }
+}
+
+export interface StateResource {
+  readonly urn: string;
+  readonly type: string;
+  readonly id?: string;
+  readonly inputs?: Record<string, unknown>;
+  readonly outputs?: Record<string, unknown>;
+}
