@@ -69,3 +69,21 @@ export const ALREADY_EXISTS_PATTERNS: readonly RegExp[] = [
   /^0 object definitions have been created or modified\.$/,
   /^A network definition called '.*' already exists\. Cannot create/,
 ];
+
+// --- Additions used by the emulator (xcat-behavior.md §3.2, §5) ---------------------------------
+/** 400 for a nodeshell, vmclone or vmmigrate body without the data it needs; errorcode is the number 3. */
+export const LACK_OF_OPERATION_DATA_ERRORCODE = 3;
+/** 408 when the CGI cannot reach xcatd over SSL in time (xcat-behavior.md §3.1). */
+export const SSL_TIMEOUT = "Connection failure: SSL Timeout or incorrect certificates in ~/.xcat";
+/** 503 when xcatd cannot be reached at all; the "xx" typo is in xcatws.cgi. */
+export const connectionFailure = (reason: string) => `Connection failurexx: ${reason}`;
+/** 418 when the CGI cannot parse lsdef output. */
+export const IMPROPERLY_FORMATTED_LSDEF = "improperly formatted lsdef output from xcatd";
+export const netNotSpecified = (attribute: "net" | "mask", network: string) =>
+  `Attribute '${attribute}' is not specified for network entry '${network}', skipping.`;
+/** A node plugin failure is reported as "<node>: <message>". */
+export const nodeError = (node: string, message: string) => `${node}: ${message}`;
+export const unableToIdentifyPlugin = (tables: string) =>
+  `Unable to identify plugin for this command, check relevant tables: ${tables}`;
+export const noSuitableVmHost = (node: string) =>
+  `Unable to identify a suitable target host for guest ${node}`;

@@ -1,0 +1,151 @@
+/**
+ * xCAT noderange expansion (perl-xCAT/xCAT/NodeRange.pm, xcat-behavior.md §1.3), kept pure: the
+ * caller says which names are nodes and which are groups. Shared by the emulator, which expands
+ * the noderanges it receives, and by clients that want to know which nodes a range names.
+ *
+ * Supported forms: `a,b` (union), `n1-n5` / `n1:n5` (numeric ranges with a common prefix),
+ * `node[1-3]` / `node[001-010]` (bracket ranges, padding kept), `n1+2` (n1 and the next two
+ * numbers), group names, `a@b` (intersection), `-x` (exclusion of what came before), a bare
+ * number (`5` → `node5`). Attribute selectors, `/regex/` and `^/file` are not supported: they
+ * cannot appear in a REST path segment usefully and xCAT itself rarely sees them there.
+ */
+
+/** What expansion needs to know about the cluster. */
+export interface NoderangeContext {
+  /** Whether a node of this name is defined. */
+  isNode(name: string): boolean;
+  /** Members of the group, or undefined when no group of this name exists. */
+  groupMembers(name: string): readonly string[] | undefined;
+}
+
+/**
+ * Splits a noderange at top-level commas (commas inside brackets belong to the bracket range).
+ *
+ * @example splitNoderange("n[1,3],g1") // ["n[1,3]", "g1"]
+ */
+export function splitNoderange(noderange: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let current = "";
+  for (const ch of noderange) {
+    if (ch === "[") depth++;
+    if (ch === "]") depth = Math.max(0, depth - 1);
+    if (ch === "," && depth === 0) {
+      parts.push(current);
+      current = "";
+      continue;
+    }
+    current += ch;
+  }
+  parts.push(current);
+  return parts.filter((p) => p !== "");
+}
+
+const NUMBERED = /^(.*?)(\d+)$/;
+
+function pad(n: number, width: number): string {
+  return String(n).padStart(width, "0");
+}
+
+/** `node[1-3]`, `node[01-10]`, `node[1,4]`, `r[1-2]n[1-2]`; undefined when there is no bracket. */
+function expandBrackets(token: string): string[] | undefined {
+  const match = /^(.*?)\[([^\]]*)\](.*)$/.exec(token);
+  if (!match) return undefined;
+  const [, prefix = "", inner = "", rest = ""] = match;
+  const values: string[] = [];
+  for (const piece of inner.split(",")) {
+    const range = /^(\d+)[-:](\d+)$/.exec(piece);
+    if (range) {
+      const [, from = "", to = ""] = range;
+      const width = from.startsWith("0") ? from.length : 0;
+      const start = Number(from);
+      const end = Number(to);
+      if (end - start > 100_000) return undefined;
+      for (let i = start; i <= end; i++) values.push(pad(i, width));
+    } else if (piece !== "") {
+      values.push(piece);
+    }
+  }
+  const tails = expandBrackets(rest) ?? [rest];
+  return values.flatMap((v) => tails.map((t) => `${prefix}${v}${t}`));
+}
+
+/** `n01-n10` or `n01:n10` with a shared prefix; undefined when the token is no such range. */
+function expandDashRange(token: string): string[] | undefined {
+  for (const sep of ["-", ":"]) {
+    const at = token.indexOf(sep);
+    if (at <= 0) continue;
+    const left = NUMBERED.exec(token.slice(0, at));
+    const right = NUMBERED.exec(token.slice(at + 1));
+    if (!left || !right || left[1] !== right[1]) continue;
+    const prefix = left[1] ?? "";
+    const from = left[2] ?? "";
+    const start = Number(from);
+    const end = Number(right[2]);
+    if (end < start || end - start > 100_000) continue;
+    const width = from.startsWith("0") ? from.length : 0;
+    const out: string[] = [];
+    for (let i = start; i <= end; i++) out.push(`${prefix}${pad(i, width)}`);
+    return out;
+  }
+  return undefined;
+}
+
+/** `n1+2` → n1, n2, n3. */
+function expandPlus(token: string): string[] | undefined {
+  const match = /^(.*?)(\d+)\+(\d+)$/.exec(token);
+  if (!match) return undefined;
+  const [, prefix = "", from = "", count = ""] = match;
+  const start = Number(from);
+  const width = from.startsWith("0") ? from.length : 0;
+  const out: string[] = [];
+  for (let i = 0; i <= Number(count) && i <= 100_000; i++) out.push(`${prefix}${pad(start + i, width)}`);
+  return out;
+}
+
+function expandAtom(token: string, context: NoderangeContext): string[] {
+  if (context.isNode(token)) return [token];
+  const members = context.groupMembers(token);
+  if (members) return [...members];
+  if (token.includes("@")) {
+    const [first = "", ...others] = token.split("@");
+    let result = new Set(expandAtom(first, context));
+    for (const other of others) {
+      const right = new Set(expandAtom(other, context));
+      result = new Set([...result].filter((n) => right.has(n)));
+    }
+    return [...result];
+  }
+  if (/^\d+$/.test(token)) return [`node${token}`];
+  return expandBrackets(token) ?? expandPlus(token) ?? expandDashRange(token) ?? [token];
+}
+
+/**
+ * Expands a noderange into node names, sorted as strings and de-duplicated, as xCAT does. Names
+ * that are neither nodes nor groups are kept (lsdef/chdef/rmdef report them per object; action
+ * commands reject them, see {@link unknownNames}).
+ *
+ * @example
+ * expandNoderange("n[1-3],-n2", { isNode: () => false, groupMembers: () => undefined }) // ["n1", "n3"]
+ */
+export function expandNoderange(noderange: string, context: NoderangeContext): string[] {
+  const result = new Set<string>();
+  for (const token of splitNoderange(noderange)) {
+    if (token.startsWith("-") && token.length > 1 && !context.isNode(token)) {
+      for (const name of expandAtom(token.slice(1), context)) result.delete(name);
+      continue;
+    }
+    for (const name of expandAtom(token, context)) result.add(name);
+  }
+  return [...result].sort(compareStrings);
+}
+
+/** The names of an expanded noderange that are not defined nodes. */
+export function unknownNames(names: readonly string[], context: NoderangeContext): string[] {
+  return names.filter((n) => !context.isNode(n));
+}
+
+/** Plain code-unit string order, the order Perl's `sort` gives. */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,164 @@
+#!/usr/bin/env node
+/**
+ * xcat-emulator: runs the emulated xCAT REST service until SIGINT/SIGTERM. A thin wrapper over
+ * startEmulator(); the first line on stdout is always `xcat-emulator listening on <base URL>`.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { EmulatorOptions } from "./options";
+import { startEmulator } from "./start-emulator";
+
+const USAGE = `Usage: xcat-emulator [options]
+
+Emulates the xCAT REST web service (xcatws) on a local port.
+
+Options:
+  --port N            TCP port (default 8443; 0 picks a free port)
+  --host ADDR         address to listen on (default 127.0.0.1)
+  --https             serve HTTPS with a self-signed certificate generated at start
+  --cert FILE         PEM certificate to serve HTTPS with (needs --key)
+  --key FILE          PEM private key of --cert
+  --data FILE         SQLite file keeping the data across restarts (default: in memory)
+  --user NAME         account name (default root)
+  --password PW       account password (default cluster)
+  --fault-rate R      fraction 0..1 of requests hitting a transient fault (503, 408, dropped)
+  --latency MIN-MAX   random delay added per request, in milliseconds
+  --token-ttl SECONDS token validity, overriding site.tokenexpiredays
+  --seed N            seed for faults and generated data (default 1)
+  --help              show this help
+`;
+
+class UsageError extends Error {}
+
+function number(flag: string, text: string | undefined, check: (n: number) => boolean): number {
+  const n = Number(text);
+  if (text === undefined || text === "" || !Number.isFinite(n) || !check(n)) {
+    throw new UsageError(`invalid value for ${flag}: ${text ?? "(missing)"}`);
+  }
+  return n;
+}
+
+/** Parses the command line into emulator options (exported for tests). */
+export function parseArgs(argv: readonly string[]): {
+  options: EmulatorOptions;
+  help: boolean;
+  cert?: string;
+  key?: string;
+} {
+  const options: { -readonly [K in keyof EmulatorOptions]: EmulatorOptions[K] } = { port: 8443 };
+  let cert: string | undefined;
+  let key: string | undefined;
+  let https = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? "";
+    const [flag, inline] =
+      arg.startsWith("--") && arg.includes("=")
+        ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+        : [arg, undefined];
+    const value = (): string => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || (inline === undefined && v.startsWith("--")))
+        throw new UsageError(`${flag} needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case "--help":
+      case "-h":
+        return { options, help: true };
+      case "--port":
+        options.port = number(flag, value(), (n) => Number.isInteger(n) && n >= 0 && n <= 65535);
+        break;
+      case "--host":
+        options.host = value();
+        break;
+      case "--https":
+        https = true;
+        break;
+      case "--cert":
+        cert = value();
+        break;
+      case "--key":
+        key = value();
+        break;
+      case "--data":
+        options.dataFile = value();
+        break;
+      case "--user":
+        options.user = value();
+        break;
+      case "--password":
+        options.password = value();
+        break;
+      case "--fault-rate":
+        options.faultRate = number(flag, value(), (n) => n >= 0 && n <= 1);
+        break;
+      case "--latency": {
+        const text = value();
+        const m = /^(\d+)-(\d+)$/.exec(text);
+        if (!m || Number(m[1]) > Number(m[2]))
+          throw new UsageError(`invalid value for --latency: ${text} (expected MIN-MAX)`);
+        options.latencyMs = [Number(m[1]), Number(m[2])];
+        break;
+      }
+      case "--token-ttl":
+        options.tokenTtlSeconds = number(flag, value(), (n) => n > 0);
+        break;
+      case "--seed":
+        options.seed = number(flag, value(), (n) => Number.isInteger(n));
+        break;
+      default:
+        throw new UsageError(`unknown option: ${arg}`);
+    }
+  }
+  if ((cert === undefined) !== (key === undefined)) throw new UsageError("--cert and --key go together");
+  if (cert !== undefined && key !== undefined) {
+    options.https = { cert: readFileSync(cert, "utf8"), key: readFileSync(key, "utf8") };
+  } else if (https) {
+    options.https = true;
+  }
+  return { options, help: false, ...(cert ? { cert } : {}), ...(key ? { key } : {}) };
+}
+
+async function main(): Promise<void> {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs(process.argv.slice(2));
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`xcat-emulator: ${message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (parsed.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const emulator = await startEmulator(parsed.options);
+  const lines = [`xcat-emulator listening on ${emulator.url}`];
+  lines.push(`account: ${parsed.options.user ?? "root"} / ${parsed.options.password ?? "cluster"}`);
+  if (emulator.caCertPem) {
+    const file = join(tmpdir(), `xcat-emulator-ca-${process.pid}.pem`);
+    writeFileSync(file, emulator.caCertPem);
+    lines.push(`CA certificate: ${file}`);
+  } else if (parsed.cert) {
+    lines.push(`certificate: ${parsed.cert}`);
+  }
+  lines.push(`data: ${parsed.options.dataFile ?? "in memory"}`);
+  process.stdout.write(`${lines.join("\n")}\n`);
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    // The SQLite store writes through; closing flushes and releases the data file.
+    void emulator.close().then(() => process.exit(0));
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`xcat-emulator: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,10 @@
+/**
+ * pulumi-xcat/emulator: a local, faithful emulator of xCAT's REST web service (xcatws), for
+ * tests, demos and CI pipelines without an xCAT management node.
+ *
+ * @packageDocumentation
+ */
+export type { EmulatorOptions, EmulatorStats, RunningEmulator } from "./options";
+export { startEmulator } from "./start-emulator";
+export type { EmulatorState } from "./state";
+export type { HardwareState, VirtualDisk } from "./store/hardware";

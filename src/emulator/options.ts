@@ -1,0 +1,58 @@
+/**
+ * The public option and result types of the emulator library.
+ */
+import type { EmulatorState } from "./state";
+
+/** Settings of an in-process emulator; every field is optional. */
+export interface EmulatorOptions {
+  /** TCP port; 0 or absent picks a free port. */
+  readonly port?: number;
+  /** Address to listen on (default 127.0.0.1). */
+  readonly host?: string;
+  /** Serve HTTPS: `true` generates a self-signed certificate for 127.0.0.1/localhost; or give PEMs. */
+  readonly https?: boolean | { readonly cert: string; readonly key: string };
+  /** SQLite file that keeps the data across restarts; in memory when absent. */
+  readonly dataFile?: string;
+  /** The account (passwd key=xcat); default root / cluster. */
+  readonly user?: string;
+  readonly password?: string;
+  /** Fraction 0..1 of requests that hit a transient fault (503, 408 or a dropped connection). */
+  readonly faultRate?: number;
+  /** Random delay added to each request, in milliseconds, [min, max]. */
+  readonly latencyMs?: readonly [number, number];
+  /** Token validity in seconds, overriding site.tokenexpiredays. */
+  readonly tokenTtlSeconds?: number;
+  /** Seed for faults, latency and generated hardware data (default 1). */
+  readonly seed?: number;
+  /** Deterministic faults for tests. */
+  readonly faults?: {
+    /** The next `times` requests fail with `status` (or a dropped connection), before or after being applied. */
+    readonly failNext?: {
+      readonly status: 503 | 408 | "drop";
+      readonly times: number;
+      readonly when?: "before" | "after";
+    };
+  };
+}
+
+/** Request counters. */
+export interface EmulatorStats {
+  /** Every request received, faulted ones included. */
+  readonly total: number;
+  /** Requests per `METHOD /route/{pattern}` of routes.ts (`GET /` for the root, `METHOD (unsupported)` otherwise). */
+  readonly byRoute: Record<string, number>;
+  /** Requests that were answered with an injected fault. */
+  readonly faultsInjected: number;
+}
+
+/** A running emulator. */
+export interface RunningEmulator {
+  /** Base URL of the service, ending in /xcatws. */
+  readonly url: string;
+  readonly state: EmulatorState;
+  stats(): EmulatorStats;
+  /** Stops listening, ends open connections and closes the data file. */
+  close(): Promise<void>;
+  /** With HTTPS and a generated certificate: the certificate, to use as the client's CA. */
+  readonly caCertPem?: string;
+}

@@ -1,0 +1,91 @@
+/**
+ * startEmulator(): an xCAT REST service on a local port, backed by an in-memory (or file)
+ * SQLite store, for tests, demos and CI pipelines.
+ */
+import { createServer as createHttpServer, type Server } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import type { AddressInfo, Socket } from "node:net";
+import { FaultPlan } from "./faults";
+import { createListener } from "./http/server";
+import type { EmulatorOptions, RunningEmulator } from "./options";
+import { createState } from "./state";
+import { StatsCounter } from "./stats";
+import { XcatStore } from "./store/store";
+import { generateSelfSignedCertificate } from "./tls";
+
+/**
+ * Starts an emulated xCAT management node serving the REST API.
+ *
+ * @example
+ * const xcat = await startEmulator({ seed: 7 });
+ * const res = await fetch(`${xcat.url}/nodes?userName=root&userPW=cluster`);
+ * await xcat.close();
+ */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const seed = options.seed ?? 1;
+  const store = new XcatStore({
+    ...(options.dataFile ? { dataFile: options.dataFile } : {}),
+    user: options.user ?? "root",
+    password: options.password ?? "cluster",
+    seed,
+    ...(options.tokenTtlSeconds !== undefined ? { tokenTtlSeconds: options.tokenTtlSeconds } : {}),
+  });
+  const faults = new FaultPlan({
+    seed,
+    ...(options.faultRate !== undefined ? { faultRate: options.faultRate } : {}),
+    ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}),
+    ...(options.faults?.failNext ? { failNext: options.faults.failNext } : {}),
+  });
+  const stats = new StatsCounter();
+  const listener = createListener({ store, faults, stats });
+  const host = options.host ?? "127.0.0.1";
+
+  let server: Server;
+  let caCertPem: string | undefined;
+  if (options.https) {
+    const pem = options.https === true ? generateSelfSignedCertificate([host]) : options.https;
+    if (options.https === true) caCertPem = pem.cert;
+    server = createHttpsServer({ cert: pem.cert, key: pem.key }, listener);
+  } else {
+    server = createHttpServer(listener);
+  }
+  const sockets = new Set<Socket>();
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port ?? 0, host, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const url = `${options.https ? "https" : "http"}://${urlHost}:${address.port}/xcatws`;
+
+  let closed: Promise<void> | undefined;
+  return {
+    url,
+    state: createState(store),
+    stats: () => stats.snapshot(),
+    ...(caCertPem ? { caCertPem } : {}),
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        server.close(() => {
+          store.close();
+          resolve();
+        });
+        for (const socket of sockets) socket.destroy();
+      });
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,384 @@
+/**
+ * xCAT's object commands over the tables: lsdef, mkdef, chdef, rmdef (DBobjectdefs.pm,
+ * DBobjUtils.pm; xcat-behavior.md §3.2 and §5). They return data or throw CommandError with
+ * xCAT's messages; errors after partial work (rmdef of a missing node among existing ones, chdef
+ * with an invalid attribute) leave that work done, as xCAT does.
+ */
+
+import {
+  couldNotFindNode,
+  couldNotFindObject,
+  GROUPS_REQUIRED_ON_CREATE,
+  groupsNotSpecified,
+  invalidAttributeName,
+  invalidObjectName,
+  NO_ATTRIBUTES_SPECIFIED,
+  NO_OBJECT_DEFINITIONS_TO_DISPLAY,
+  netNotSpecified,
+  netOrMaskEmpty,
+  networkNameExists,
+  networkNetMaskExists,
+  ONE_OR_MORE_ERRORS,
+  onlyIfValueMismatch,
+  onlyIfValueRequired,
+  SKIPPING_TO_NEXT_ATTRIBUTE,
+  ZERO_DEFINITIONS_CHANGED,
+} from "../../contract/messages";
+import { isKnownAttribute, type ObjectType } from "../../contract/schema";
+import { chooseMapping, type RowSource, typeMap } from "./attribute-map";
+import type { Database } from "./database";
+import { CommandError, ErrorList } from "./errors";
+import { type NodeIndex, splitList } from "./node-index";
+import { type ObjectAttributes, type ObjectReader, sortKeys } from "./object-reader";
+
+/** `attr=value` operands in request order; "" clears the attribute (§1.4). */
+export type Assignments = ReadonlyArray<readonly [attribute: string, value: string]>;
+
+export interface WriteOptions {
+  /** mkdef -f: replace an existing definition. */
+  readonly force?: boolean;
+}
+
+export class Definitions {
+  readonly #db: Database;
+  readonly #index: NodeIndex;
+  readonly #reader: ObjectReader;
+  /** Called with node names whose definitions were removed (simulated hardware is dropped too). */
+  readonly #onNodesRemoved: (names: readonly string[]) => void;
+
+  constructor(
+    db: Database,
+    index: NodeIndex,
+    reader: ObjectReader,
+    onNodesRemoved: (names: readonly string[]) => void,
+  ) {
+    this.#db = db;
+    this.#index = index;
+    this.#reader = reader;
+    this.#onNodesRemoved = onNodesRemoved;
+  }
+
+  /** `lsdef -t <type> -s`: names, or the one-message list when there are none (§9.3). */
+  list(type: ObjectType): string[] {
+    const names = this.#reader.list(type);
+    return names.length > 0 ? names : [NO_OBJECT_DEFINITIONS_TO_DISPLAY];
+  }
+
+  /**
+   * `lsdef -t <type> -o <names>`: every object or a 403 naming the missing ones, never partial
+   * data (§9.6). `names` undefined is `-l` (ALLRESOURCES).
+   */
+  show(type: ObjectType, names: readonly string[] | undefined): Map<string, ObjectAttributes> {
+    const wanted = names ?? this.#reader.list(type);
+    const missing = wanted.filter((n) => !this.#reader.exists(type, n));
+    if (missing.length > 0) throw new CommandError(missing.map((n) => couldNotFindObject(n, type)));
+    return this.#reader.read(type, wanted);
+  }
+
+  /**
+   * `lsdef -i a,b`: each valid attribute, "" when unset (§5.1); site shows only keys that exist.
+   * An invalid attribute name fails the whole request.
+   */
+  showAttributes(type: ObjectType, names: readonly string[] | undefined, attributes: readonly string[]) {
+    if (type !== "site") {
+      const invalid = attributes.filter(
+        (a) => !isKnownAttribute(type, a) && !(type === "group" && a === "members"),
+      );
+      if (invalid.length > 0) throw new CommandError(invalid.map((a) => invalidAttributeName(a, type)));
+    }
+    const objects = this.show(type, names);
+    const keyAttribute = typeMap(type).keyAttribute;
+    const out = new Map<string, ObjectAttributes>();
+    for (const [name, attrs] of objects) {
+      const picked: ObjectAttributes = {};
+      for (const a of attributes) {
+        if (a === keyAttribute || a === "objtype") continue;
+        const value = attrs[a];
+        if (type === "site" && value === undefined) continue;
+        picked[a] = value ?? "";
+      }
+      out.set(name, sortKeys(picked));
+    }
+    return out;
+  }
+
+  /** `mkdef`: creates objects; existing ones are skipped with a warning unless forced (§9.4). */
+  create(
+    type: ObjectType,
+    names: readonly string[],
+    assignments: Assignments,
+    options: WriteOptions = {},
+  ): void {
+    this.#write("mkdef", type, names, assignments, options);
+  }
+
+  /** `chdef`: changes objects, creating the missing ones (§5.1). */
+  change(type: ObjectType, names: readonly string[], assignments: Assignments): void {
+    this.#write("chdef", type, names, assignments, {});
+  }
+
+  /** `rmdef`: removes what exists, then reports what did not (§9.6: deletes are not all-or-nothing). */
+  remove(type: ObjectType, names: readonly string[]): void {
+    const errors = new ErrorList();
+    const existing: string[] = [];
+    for (const name of names) {
+      if (this.#reader.exists(type, name)) existing.push(name);
+      else errors.add(couldNotFindObject(name, type));
+    }
+    if (existing.length > 0) {
+      this.#db.transaction(() => this.#removeRows(type, existing));
+    }
+    errors.throwIfAny();
+  }
+
+  #removeRows(type: ObjectType, names: readonly string[]): void {
+    const map = typeMap(type);
+    const tables = new Map<string, string>();
+    for (const source of map.sources) {
+      if (source.nameColumn) tables.set(`${source.table}.${source.nameColumn}`, source.table);
+    }
+    const remove = () => {
+      for (const [key, table] of tables) {
+        const column = key.slice(table.length + 1);
+        this.#db.deleteIn(table, column, names);
+      }
+    };
+    if (type === "node") {
+      this.#index.removeNodes(names, remove);
+      this.#onNodesRemoved(names);
+    } else {
+      remove();
+    }
+  }
+
+  #write(
+    command: "mkdef" | "chdef",
+    type: ObjectType,
+    names: readonly string[],
+    assignments: Assignments,
+    options: WriteOptions,
+  ): void {
+    if (assignments.length === 0) {
+      throw new CommandError([
+        type === "node" ? `${NO_ATTRIBUTES_SPECIFIED} ${GROUPS_REQUIRED_ON_CREATE}` : NO_ATTRIBUTES_SPECIFIED,
+      ]);
+    }
+    const errors = new ErrorList();
+    const keyAttribute = typeMap(type).keyAttribute;
+    const valid: [string, string][] = [];
+    for (const [attribute, value] of assignments) {
+      const known = type === "group" && attribute === "members" ? true : isKnownAttribute(type, attribute);
+      if (!known) errors.add(invalidAttributeName(attribute, type), SKIPPING_TO_NEXT_ATTRIBUTE);
+      else if (attribute !== keyAttribute && attribute !== "objtype") valid.push([attribute, value]);
+    }
+    if (!errors.empty && command === "mkdef") {
+      // mkdef validates every operand before writing anything.
+      errors.add(ONE_OR_MORE_ERRORS);
+      errors.throwIfAny();
+    }
+    const request = new Map(valid);
+    let changed = 0;
+    this.#db.transaction(() => {
+      const stored = this.#reader.read(type, names);
+      for (const name of names) {
+        const current = stored.get(name);
+        const exists = current !== undefined || (type === "site" && name === "clustersite");
+        if (command === "mkdef" && exists && !options.force) {
+          // Other types only warn (dropped); networks report an error of their own (§9.4).
+          if (type === "network") errors.add(networkNameExists(name));
+          continue;
+        }
+        if (command === "mkdef" && exists && options.force && type !== "site") this.#removeRows(type, [name]);
+        const creating = command === "mkdef" || !exists;
+        const context = this.#context(type, command === "mkdef" ? undefined : current, request);
+        const objectErrors = this.#checkObject(type, name, creating, request, context);
+        if (objectErrors.length > 0) {
+          errors.add(...objectErrors);
+          continue;
+        }
+        errors.add(...this.#apply(command, type, name, creating, request, context));
+        changed++;
+      }
+    });
+    if (!errors.empty) errors.add(ONE_OR_MORE_ERRORS);
+    else if (command === "mkdef" && changed === 0) errors.add(ZERO_DEFINITIONS_CHANGED);
+    errors.throwIfAny();
+  }
+
+  /**
+   * The attribute values that decide only_if conditions: the request over the stored object; for
+   * nodes also the values of the groups the node is (or will be) in (DBobjUtils ~1040-1275).
+   */
+  #context(
+    type: ObjectType,
+    current: ObjectAttributes | undefined,
+    request: ReadonlyMap<string, string>,
+  ): Map<string, string> {
+    const context = new Map<string, string>();
+    if (type === "node") {
+      const groups = splitList(request.get("groups") ?? current?.groups);
+      const groupObjects = this.#reader.read("group", groups);
+      for (const g of [...groups].reverse()) {
+        for (const [a, v] of Object.entries(groupObjects.get(g) ?? {})) if (v !== "") context.set(a, v);
+      }
+    }
+    for (const [a, v] of Object.entries(current ?? {})) context.set(a, v);
+    for (const [a, v] of request) context.set(a, v);
+    return context;
+  }
+
+  /** Per-object preconditions: names, required attributes, network uniqueness. */
+  #checkObject(
+    type: ObjectType,
+    name: string,
+    creating: boolean,
+    request: ReadonlyMap<string, string>,
+    context: ReadonlyMap<string, string>,
+  ): string[] {
+    if (type === "node") {
+      if (creating && name.includes(".") && !/^\d+\.\d+\.\d+\.\d+$/.test(name))
+        return [invalidObjectName(name)];
+      if (creating && !context.get("groups")) return [groupsNotSpecified(name)];
+    }
+    if (type === "network") {
+      const net = context.get("net") ?? "";
+      const mask = context.get("mask") ?? "";
+      if (creating && (!net || !mask)) return [netOrMaskEmpty(name)];
+      if (!creating && (!net || !mask)) {
+        return [netNotSpecified(!net ? "net" : "mask", name)];
+      }
+      if (request.has("net") || request.has("mask") || creating) {
+        const clash = this.#db.first("networks", { net, mask });
+        if (clash && clash.netname !== name) return [networkNetMaskExists(clash.netname ?? "", name)];
+      }
+    }
+    return [];
+  }
+
+  /** Writes the attributes of one object; returns only_if failures (the rest is still written). */
+  #apply(
+    command: "mkdef" | "chdef",
+    type: ObjectType,
+    name: string,
+    creating: boolean,
+    request: ReadonlyMap<string, string>,
+    context: Map<string, string>,
+  ): string[] {
+    if (type === "site") {
+      for (const [key, value] of request) {
+        if (value === "") this.#db.delete("site", { key });
+        else this.#db.upsert("site", { key }, { value });
+      }
+      return [];
+    }
+    const errors: string[] = [];
+    const map = typeMap(type);
+    const assignments = new Map(request);
+    if (type === "osimage" && creating && !context.get("imagetype")) {
+      // chdef gives a new osimage imagetype=NIM (DBdefs 3011-3015); mkdef leaves it unset.
+      if (!assignments.has("imagetype") && command === "chdef") {
+        assignments.set("imagetype", "NIM");
+        context.set("imagetype", "NIM");
+      }
+    }
+    let members: string[] | undefined;
+    if (type === "group") {
+      const membersValue = assignments.get("members");
+      assignments.delete("members");
+      if (membersValue !== undefined) members = splitList(membersValue);
+      if (!this.#db.first("nodegroup", { groupname: name })) {
+        this.#db.upsert("nodegroup", { groupname: name }, { grouptype: "static" });
+      }
+    }
+    const bySource = new Map<RowSource, Record<string, string | null>>();
+    for (const [attribute, value] of assignments) {
+      const mappings = map.attributes.get(attribute) ?? [];
+      const mapping = chooseMapping(mappings, (a) => context.get(a));
+      if (!mapping) {
+        const condition = mappings.find((m) => m.onlyIf)?.onlyIf;
+        if (condition) {
+          const current = context.get(condition.attribute);
+          errors.push(
+            current
+              ? onlyIfValueMismatch(attribute, condition.attribute, condition.value)
+              : onlyIfValueRequired(attribute, condition.attribute),
+          );
+        }
+        continue;
+      }
+      let values = bySource.get(mapping.source);
+      if (!values) {
+        values = {};
+        bySource.set(mapping.source, values);
+      }
+      values[mapping.column] = value === "" ? null : value;
+    }
+    for (const [source, values] of bySource) {
+      if (!source.nameColumn) continue;
+      const where = { [source.nameColumn]: name, ...source.literals };
+      if (type === "node" && source.table === "nodelist") {
+        this.#writeNodelist(name, values);
+      } else if (type === "network") {
+        this.#db.upsert("networks", { netname: name }, values);
+      } else {
+        this.#db.upsert(source.table, where, values);
+      }
+    }
+    if (type === "node" && creating && ![...bySource.keys()].some((s) => s.table === "nodelist")) {
+      this.#writeNodelist(name, {});
+    }
+    if (members !== undefined) errors.push(...this.#setMembers(name, members));
+    return errors;
+  }
+
+  #writeNodelist(name: string, values: Record<string, string | null>): void {
+    const current = this.#db.first("nodelist", { node: name });
+    const groups = values.groups !== undefined ? (values.groups ?? undefined) : current?.groups;
+    const hidden = (values.hidden !== undefined ? values.hidden : current?.hidden) === "1";
+    this.#index.writeNode(name, groups, hidden, () => {
+      this.#db.upsert("nodelist", { node: name }, values);
+    });
+  }
+
+  /** A group's `members` rewrites the member nodes' `groups` lists (§5.3). */
+  #setMembers(group: string, members: readonly string[]): string[] {
+    const errors: string[] = [];
+    const wanted = new Set<string>();
+    for (const node of members) {
+      if (this.#index.isNode(node)) wanted.add(node);
+      else errors.push(couldNotFindNode(node));
+    }
+    const currentMembers = this.#index.groupMembers(group) ?? [];
+    for (const node of currentMembers) {
+      if (wanted.has(node)) continue;
+      const groups = this.#index.groupsOf(node).filter((g) => g !== group);
+      this.#writeNodelist(node, { groups: groups.join(",") || null });
+    }
+    for (const node of wanted) {
+      const groups = this.#index.groupsOf(node);
+      if (groups.includes(group)) continue;
+      this.#writeNodelist(node, { groups: [...groups, group].join(",") });
+    }
+    this.#db.upsert("nodegroup", { groupname: group }, { members: "static" });
+    return errors;
+  }
+
+  /** The lsdef views of existing nodes, with one batch of queries. */
+  read(nodes: readonly string[]): Map<string, ObjectAttributes> {
+    return this.#reader.read("node", nodes);
+  }
+
+  /** The lsdef view of one object, or undefined when it does not exist. */
+  object(type: ObjectType, name: string): ObjectAttributes | undefined {
+    return this.#reader.read(type, [name]).get(name);
+  }
+
+  /** Every object name of a type (no empty-list message). */
+  names(type: ObjectType): string[] {
+    return this.#reader.list(type);
+  }
+
+  exists(type: ObjectType, name: string): boolean {
+    return this.#reader.exists(type, name);
+  }
+}

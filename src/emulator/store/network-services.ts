@@ -1,0 +1,180 @@
+/**
+ * The management node's name and address services: /etc/hosts (makehosts), DNS (makedns),
+ * DHCP (makedhcp), network discovery (makenetworks) and SLP discovery (lsslp). Records live in
+ * `_emu_*` tables, as the real files live outside xCAT's database.
+ */
+import { nodeError } from "../../contract/messages";
+import { Derived } from "../random";
+import type { Database } from "./database";
+import type { Definitions } from "./definitions";
+import { CommandError } from "./errors";
+
+/** The interfaces the simulated management node has configured (for makenetworks). */
+export const MN_INTERFACES = [
+  { ifname: "eth0", net: "10.0.0.0", mask: "255.255.0.0", gateway: "10.0.0.254", ip: "10.0.0.1" },
+  {
+    ifname: "eth1",
+    net: "192.168.122.0",
+    mask: "255.255.255.0",
+    gateway: "192.168.122.1",
+    ip: "192.168.122.10",
+  },
+] as const;
+
+export const SLP_TYPES = [
+  "CEC",
+  "FRAME",
+  "MM",
+  "IVM",
+  "RSA",
+  "HMC",
+  "CMM",
+  "IMM2",
+  "FSP",
+  "BPA",
+  "PBMC",
+  "PDU",
+];
+
+export class NetworkServices {
+  readonly #db: Database;
+  readonly #defs: Definitions;
+  readonly #seed: number;
+
+  constructor(db: Database, defs: Definitions, seed: number) {
+    this.#db = db;
+    this.#defs = defs;
+    this.#seed = seed;
+  }
+
+  #domain(): string {
+    return this.#db.first("site", { key: "domain" })?.value ?? "";
+  }
+
+  /** makehosts: writes `ip name name.domain` lines for nodes with an IP (all nodes without a range). */
+  makehosts(nodes?: readonly string[]): void {
+    const names = nodes ?? this.#defs.names("node");
+    const objects = this.#defs.read(names);
+    const domain = this.#domain();
+    const errors: string[] = [];
+    for (const node of names) {
+      const ip = objects.get(node)?.ip;
+      if (!ip) {
+        if (nodes) errors.push(nodeError(node, `Ignoring ${node}: no IP address is defined (hosts.ip).`));
+        continue;
+      }
+      const aliases = [domain ? `${node}.${domain}` : "", ...(objects.get(node)?.hostnames?.split(",") ?? [])]
+        .filter((s) => s)
+        .join(" ");
+      this.#db.insert("_emu_etchosts", { name: node, ip, aliases: aliases || null });
+    }
+    if (errors.length > 0) throw new CommandError(errors);
+  }
+
+  /** makedns [-d]: adds or removes A records; a node must be in /etc/hosts first. */
+  makedns(nodes: readonly string[] | undefined, remove = false): void {
+    if (!this.#domain())
+      throw new CommandError(["The site table attribute 'domain' is not set, makedns cannot continue."]);
+    if (nodes === undefined) {
+      // makedns -n: (re)initialise the zone from the whole hosts file.
+      this.#db.delete("_emu_dns", {});
+      for (const row of this.#db.select("_emu_etchosts")) {
+        if (row.name && row.ip) this.#db.insert("_emu_dns", { name: row.name, ip: row.ip });
+      }
+      this.#db.insert("_emu_services", { name: "dns", state: "running" });
+      return;
+    }
+    const errors: string[] = [];
+    for (const node of nodes) {
+      if (remove) {
+        this.#db.delete("_emu_dns", { name: node });
+        continue;
+      }
+      const entry = this.#db.first("_emu_etchosts", { name: node });
+      if (!entry?.ip) {
+        errors.push(
+          nodeError(node, `Ignoring host ${node}, it does not exist in /etc/hosts. Run makehosts first.`),
+        );
+        continue;
+      }
+      this.#db.insert("_emu_dns", { name: node, ip: entry.ip });
+    }
+    if (errors.length > 0) throw new CommandError(errors);
+  }
+
+  /**
+   * makedhcp [-d]: host entries for nodes with a MAC. A node without one is only a warning in
+   * xCAT ("Unable to find mac address for <node>"), and warnings are never shown (§2.2).
+   */
+  makedhcp(nodes: readonly string[] | undefined, remove = false): void {
+    if (nodes === undefined) {
+      this.#db.insert("_emu_services", { name: "dhcp", state: "configured" });
+      return;
+    }
+    const objects = this.#defs.read(nodes);
+    for (const node of nodes) {
+      if (remove) {
+        this.#db.delete("_emu_dhcp", { node });
+        continue;
+      }
+      const mac = objects.get(node)?.mac;
+      if (!mac) continue;
+      this.#db.insert("_emu_dhcp", {
+        node,
+        mac: mac.split("|")[0] ?? mac,
+        ip: objects.get(node)?.ip ?? null,
+      });
+    }
+  }
+
+  /** makenetworks: a network object per MN interface whose net/mask is not defined yet. */
+  makenetworks(): void {
+    for (const nic of MN_INTERFACES) {
+      if (this.#db.first("networks", { net: nic.net, mask: nic.mask })) continue;
+      const name = `${nic.net.replaceAll(".", "_")}-${nic.mask.replaceAll(".", "_")}`;
+      this.#defs.create(
+        "network",
+        [name],
+        [
+          ["net", nic.net],
+          ["mask", nic.mask],
+          ["mgtifname", nic.ifname],
+          ["gateway", nic.gateway],
+          ["tftpserver", nic.ip],
+          ["staticrangeincrement", "1"],
+        ],
+      );
+    }
+  }
+
+  /** lsslp -z: a deterministic set of service processors answering SLP, optionally of one type. */
+  slpnodes(type?: string): Map<string, Record<string, string>> {
+    const out = new Map<string, Record<string, string>>();
+    const found: [string, string][] = [
+      ["cmm01", "CMM"],
+      ["cmm02", "CMM"],
+      ["imm-node01", "IMM2"],
+      ["imm-node02", "IMM2"],
+    ];
+    for (const [name, hwtype] of found) {
+      if (type !== undefined && type !== hwtype) continue;
+      const d = new Derived(this.#seed, name);
+      const mac = `40f2e9${d.hex("mac", 6)}`.match(/../g)?.join(":") ?? "";
+      out.set(name, {
+        objtype: "node",
+        mpa: hwtype === "CMM" ? name : "cmm01",
+        nodetype: "mp",
+        mtm: hwtype === "CMM" ? "8721HC1" : "7X21CTO1WW",
+        serial: d.hex("serial", 7).toUpperCase(),
+        side: "1",
+        groups: hwtype === "CMM" ? "cmm,all" : "imm,all",
+        mgt: hwtype === "CMM" ? "blade" : "ipmi",
+        hidden: "0",
+        hwtype: hwtype === "CMM" ? "cmm" : "imm2",
+        otherinterfaces: `10.2.0.${d.int("ip", 2, 250)}`,
+        mac,
+      });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * The emulated management node's state and commands, wired together. Nothing here knows HTTP:
+ * the web layer calls these commands and shapes their results and CommandErrors into responses.
+ */
+import { Accounts } from "./accounts";
+import { Database } from "./database";
+import { Definitions } from "./definitions";
+import { Hardware } from "./hardware";
+import { NetworkServices } from "./network-services";
+import { NodeActions } from "./node-actions";
+import { NodeIndex } from "./node-index";
+import { ObjectReader } from "./object-reader";
+import { Provisioning } from "./provisioning";
+import { RemoteCommands } from "./remote-commands";
+import { seedManagementNode } from "./seed";
+import { TableCommands } from "./table-commands";
+import { VmActions } from "./vm-actions";
+
+export interface StoreOptions {
+  readonly dataFile?: string;
+  readonly user: string;
+  readonly password: string;
+  readonly seed: number;
+  readonly tokenTtlSeconds?: number;
+  readonly clock?: () => Date;
+}
+
+export class XcatStore {
+  readonly db: Database;
+  readonly index: NodeIndex;
+  readonly definitions: Definitions;
+  readonly hardware: Hardware;
+  readonly actions: NodeActions;
+  readonly vms: VmActions;
+  readonly remote: RemoteCommands;
+  readonly provisioning: Provisioning;
+  readonly services: NetworkServices;
+  readonly tables: TableCommands;
+  readonly accounts: Accounts;
+
+  constructor(options: StoreOptions) {
+    const clock = options.clock ?? (() => new Date());
+    this.db = new Database(options.dataFile);
+    this.index = new NodeIndex(this.db);
+    const reader = new ObjectReader(this.db, this.index);
+    this.hardware = new Hardware(this.db, options.seed, clock);
+    this.definitions = new Definitions(this.db, this.index, reader, (names) => this.hardware.forget(names));
+    this.actions = new NodeActions(this.definitions, this.hardware);
+    this.vms = new VmActions(this.db, this.definitions, this.hardware);
+    this.remote = new RemoteCommands(this.db, this.definitions, this.hardware);
+    this.provisioning = new Provisioning(this.db, this.definitions);
+    this.services = new NetworkServices(this.db, this.definitions, options.seed);
+    this.tables = new TableCommands(this.db, this.index);
+    this.accounts = new Accounts(this.db, clock, {
+      ...(options.tokenTtlSeconds !== undefined ? { ttlSeconds: options.tokenTtlSeconds } : {}),
+    });
+    seedManagementNode(this.db, { user: options.user, password: options.password });
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * Bad requests get the real service's errors and change nothing (xcat-behavior.md §1.1, §3.1,
+ * §8.1-8.3, §9.1; issue item 6): every case below leaves state.snapshot() unchanged.
+ */
+import { request } from "undici";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ErrorBody, XCAT_CONTENT_TYPE } from "../../src/contract/envelope";
+import { AUTH, call, createNode, useEmulator } from "./helpers";
+
+describe("bad requests", () => {
+  const env = useEmulator();
+  let before = "";
+
+  beforeAll(async () => {
+    await createNode(env.xcat, "n1", { groups: "all", mgt: "ipmi" });
+    before = env.xcat.state.snapshot();
+  });
+
+  const unchanged = () => expect(env.xcat.state.snapshot()).toBe(before);
+
+  it("malformed JSON is 400 with the parser message as one string, errorcode 2, compact (§1.1, §9.1)", async () => {
+    const reply = await call(env.xcat, "PUT", "/nodes/n1?pretty=1", { raw: '{"groups":"a",}' });
+    expect(reply.status).toBe(400);
+    expect(reply.contentType).toBe(XCAT_CONTENT_TYPE);
+    const body = ErrorBody.parse(reply.json);
+    expect(body.errorcode).toBe("2");
+    expect(typeof body.error).toBe("string");
+    expect(body.error).toMatch(/at character offset \d+ \(before .*\)\n$/);
+    expect(reply.text.includes("\n   ")).toBe(false);
+    unchanged();
+  });
+
+  it("a body that is not an object is 400 (§1.1)", async () => {
+    const reply = await call(env.xcat, "POST", "/nodes/n2", { raw: "[1,2]" });
+    expect(reply.status).toBe(400);
+    expect(reply.json).toEqual({
+      error: "put or post data must be a json object (hash/dict).",
+      errorcode: "2",
+    });
+    unchanged();
+  });
+
+  it("body parsing wins over unknown paths and bad credentials (§8.1)", async () => {
+    const reply = await call(env.xcat, "POST", "/nowhere?userName=x&userPW=y", { raw: "{", noAuth: true });
+    expect(reply.status).toBe(400);
+    unchanged();
+  });
+
+  it("form-encoded bodies are ignored (§1.1)", async () => {
+    const reply = await call(env.xcat, "PUT", "/nodes/n1", {
+      raw: "groups=evil",
+      contentType: "application/x-www-form-urlencoded",
+    });
+    expect(reply.status).toBe(403);
+    unchanged();
+  });
+
+  it("wrong types: arrays under scalar attributes are dropped; non-array scripts, src and non-object options are 500 (§1.4, §3.1)", async () => {
+    const dropped = await call(env.xcat, "PUT", "/nodes/n1", { body: { mgt: ["kvm"] } });
+    expect(dropped.status).toBe(403);
+    expect((await call(env.xcat, "POST", "/nodes/n1/postscript", { body: { scripts: "a" } })).status).toBe(
+      500,
+    );
+    expect(
+      (await call(env.xcat, "POST", "/nodes/n1/nodecopy", { body: { src: 1, target: "/t" } })).status,
+    ).toBe(500);
+    const options = await call(env.xcat, "POST", "/nodes/n3", { body: { options: "-f", groups: "all" } });
+    expect(options.status).toBe(500);
+    expect(options.contentType).toMatch(/text\/html/);
+    unchanged();
+  });
+
+  it("unknown tables are 403 (§5.8)", async () => {
+    expect((await call(env.xcat, "GET", "/tables/nosuch/rows")).json).toEqual({
+      error: ["No such table: nosuch"],
+      errorcode: "1",
+    });
+    expect((await call(env.xcat, "PUT", "/tables/nosuch/rows/a=b", { body: { c: "d" } })).status).toBe(403);
+    expect(
+      (await call(env.xcat, "PUT", "/tables/nosuch/nodes/n1", { body: { nosuch: { c: "d" } } })).status,
+    ).toBe(403);
+    unchanged();
+  });
+
+  it("names with '/' or '..' never reach another resource; an encoded slash is Apache's 404 (§1.1, §8.3)", async () => {
+    const slash = await request(`${env.xcat.url}/nodes/a%2Fb?${AUTH}`, {
+      method: "POST",
+      body: '{"groups":"all"}',
+      headers: { "content-type": "application/json" },
+    });
+    expect(slash.statusCode).toBe(404);
+    await slash.body.text();
+    const split = await call(env.xcat, "POST", "/nodes/a/b", { body: { groups: "all" } });
+    expect(split.json).toEqual({ error: "Unsupported resource.", errorcode: "2" });
+    const dots = await call(env.xcat, "POST", "/nodes/a..b", { body: { groups: "all" } });
+    expect(dots.status).toBe(403);
+    const up = await request(`${env.xcat.url}/nodes/..%2F..%2Fetc?${AUTH}`, { method: "DELETE" });
+    expect(up.statusCode).toBe(404);
+    await up.body.text();
+    unchanged();
+  });
+
+  it("oversized bodies are 413 (1 MiB limit)", async () => {
+    const big = JSON.stringify({ groups: "all", usercomment: "x".repeat(1024 * 1024 + 10) });
+    const reply = await request(`${env.xcat.url}/nodes/big?${AUTH}`, {
+      method: "POST",
+      body: big,
+      headers: { "content-type": "application/json" },
+    });
+    expect(reply.statusCode).toBe(413);
+    await reply.body.text();
+    unchanged();
+  });
+
+  it("HEAD, OPTIONS and PATCH are 405 on a matched path and 404 elsewhere (§8.11)", async () => {
+    expect((await call(env.xcat, "PATCH", "/nodes/n1", { body: {} })).json).toEqual({
+      error: "request method 'PATCH' is not supported on resource '/nodes/n1'",
+      errorcode: "2",
+    });
+    expect((await call(env.xcat, "OPTIONS", "/nodes/n1")).status).toBe(405);
+    expect((await call(env.xcat, "PATCH", "/nodes/n1/nope", { body: {} })).status).toBe(404);
+    expect((await call(env.xcat, "PATCH", "", { body: {} })).status).toBe(200);
+    unchanged();
+  });
+
+  it("paths are case-sensitive (§1.1)", async () => {
+    expect((await call(env.xcat, "GET", "/Nodes")).status).toBe(404);
+  });
+});

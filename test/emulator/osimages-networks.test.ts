@@ -1,0 +1,153 @@
+/**
+ * Osimages and networks (xcat-behavior.md §1.2, §3.2, §5.4, §5.5, §9.3, §9.4).
+ */
+import { describe, expect, it } from "vitest";
+import { ObjectAttributeMaps } from "../../src/contract/envelope";
+import { call, useEmulator } from "./helpers";
+
+describe("osimages", () => {
+  const env = useEmulator();
+
+  it("empty list is the one-message array (§9.3)", async () => {
+    expect((await call(env.xcat, "GET", "/osimages")).json).toEqual([
+      "Could not find any object definitions to display.",
+    ]);
+  });
+
+  it("POST /osimages needs iso or file: 404 Invalid source. (§1.2)", async () => {
+    const reply = await call(env.xcat, "POST", "/osimages", { body: {} });
+    expect(reply.status).toBe(404);
+    expect(reply.json).toEqual({ error: "Invalid source.", errorcode: "2" });
+  });
+
+  it("copycds from an ISO creates the distribution's images (§1.2)", async () => {
+    const reply = await call(env.xcat, "POST", "/osimages", {
+      body: { iso: "/isos/RHEL-8.8.0-20230411.3-x86_64-dvd1.iso" },
+    });
+    expect(reply.status).toBe(201);
+    expect((await call(env.xcat, "GET", "/osimages")).json).toEqual([
+      "rhels8.8-x86_64-install-compute",
+      "rhels8.8-x86_64-netboot-compute",
+      "rhels8.8-x86_64-statelite-compute",
+    ]);
+    const image = ObjectAttributeMaps.parse(
+      (await call(env.xcat, "GET", "/osimages/rhels8.8-x86_64-install-compute")).json,
+    );
+    expect(image["rhels8.8-x86_64-install-compute"]).toMatchObject({
+      imagetype: "linux",
+      osarch: "x86_64",
+      osvers: "rhels8.8",
+    });
+  });
+
+  it("POST of an existing image is 403; PUT of a new one without imagetype gets NIM (§5.4, §9.4)", async () => {
+    const again = await call(env.xcat, "POST", "/osimages/rhels8.8-x86_64-install-compute", {
+      body: { profile: "x" },
+    });
+    expect(again.status).toBe(403);
+    expect(again.json).toEqual({
+      error: ["0 object definitions have been created or modified."],
+      errorcode: "1",
+    });
+    await call(env.xcat, "PUT", "/osimages/aix1", { body: { description: "aix" } });
+    expect(env.xcat.state.getObject("osimage", "aix1")).toEqual({ description: "aix", imagetype: "NIM" });
+    const linuxOnly = await call(env.xcat, "PUT", "/osimages/aix1", { body: { template: "/x.tmpl" } });
+    expect(linuxOnly.status).toBe(403);
+  });
+
+  it("instance gen/pack/export answer the raw xcatd messages with 201 (§1.2)", async () => {
+    const img = "rhels8.8-x86_64-netboot-compute";
+    expect((await call(env.xcat, "POST", `/osimages/${img}/instance`, { body: {} })).json).toEqual({
+      error: "Missed Action.",
+      errorcode: "2",
+    });
+    const bad = await call(env.xcat, "POST", `/osimages/${img}/instance`, { body: { action: "burn" } });
+    expect(bad.status).toBe(400);
+    expect(bad.json).toEqual({ error: "Incorrect action:burn.", errorcode: "2" });
+    const pack = await call(env.xcat, "POST", `/osimages/${img}/instance`, { body: { action: "pack" } });
+    expect(pack.status).toBe(403);
+    const gen = await call(env.xcat, "POST", `/osimages/${img}/instance`, { body: { action: "gen" } });
+    expect(gen.status).toBe(201);
+    expect(gen.json).toEqual([{ info: expect.any(Array), xcatdsource: ["xcatmn"] }]);
+    expect(
+      (await call(env.xcat, "POST", `/osimages/${img}/instance`, { body: { action: "pack" } })).status,
+    ).toBe(201);
+    expect((await call(env.xcat, "DELETE", `/osimages/${img}/instance`)).status).toBe(200);
+  });
+
+  it("DELETE removes the image; again is 403 not found (§3.2)", async () => {
+    expect((await call(env.xcat, "DELETE", "/osimages/aix1")).status).toBe(200);
+    const again = await call(env.xcat, "DELETE", "/osimages/aix1");
+    expect(again.json).toEqual({
+      error: ["Could not find an object named 'aix1' of type 'osimage'."],
+      errorcode: "1",
+    });
+  });
+});
+
+describe("networks", () => {
+  const env = useEmulator();
+
+  it("empty list, then makenetworks from the MN's interfaces (§5.5, §9.3)", async () => {
+    expect((await call(env.xcat, "GET", "/networks")).json).toEqual([
+      "Could not find any object definitions to display.",
+    ]);
+    expect((await call(env.xcat, "POST", "/networks", { body: {} })).status).toBe(201);
+    expect((await call(env.xcat, "GET", "/networks")).json).toEqual([
+      "10_0_0_0-255_255_0_0",
+      "192_168_122_0-255_255_255_0",
+    ]);
+  });
+
+  it("create needs net and mask; duplicates are refused (§3.2, §9.4)", async () => {
+    const noMask = await call(env.xcat, "POST", "/networks/net1", { body: { net: "10.5.0.0" } });
+    expect(noMask.json).toEqual({
+      error: [
+        "Net or mask value should not be empty for xCAT network object 'net1'.",
+        "One or more errors occured when attempting to create or modify xCAT object definitions.",
+      ],
+      errorcode: "1",
+    });
+    expect(
+      (
+        await call(env.xcat, "POST", "/networks/net1", {
+          body: { net: "10.5.0.0", mask: "255.255.0.0", gateway: "10.5.0.1" },
+        })
+      ).status,
+    ).toBe(201);
+    const again = await call(env.xcat, "POST", "/networks/net1", {
+      body: { net: "10.6.0.0", mask: "255.255.0.0" },
+    });
+    expect(again.status).toBe(403);
+    expect((again.json as { error: string[] }).error[0]).toBe(
+      "A network definition called 'net1' already exists. Cannot create a definition for 'net1'.",
+    );
+    const clash = await call(env.xcat, "PUT", "/networks/net2", {
+      body: { net: "10.5.0.0", mask: "255.255.0.0" },
+    });
+    expect((clash.json as { error: string[] }).error[0]).toBe(
+      "A network definition called 'net1' already exists that contains the same net and mask values. Cannot create a definition for 'net2'.",
+    );
+  });
+
+  it("network objects and the networks table agree (§5.5, issue item 4)", async () => {
+    await call(env.xcat, "PUT", "/networks/net1", { body: { mtu: "9000", usercomment: "fast" } });
+    const rows = await call(env.xcat, "GET", "/tables/networks/rows/netname=net1");
+    expect(rows.json).toEqual({
+      networks: [
+        {
+          net: "10.5.0.0",
+          mask: "255.255.0.0",
+          netname: "net1",
+          gateway: "10.5.0.1",
+          mtu: "9000",
+          comments: "fast",
+          xcatdsource: "xcatmn",
+        },
+      ],
+    });
+    expect((await call(env.xcat, "GET", "/networks/net1/attrs/mtu,dhcpserver")).json).toEqual({
+      net1: { dhcpserver: "", mtu: "9000" },
+    });
+  });
+});
