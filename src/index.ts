@@ -3,4 +3,6 @@
  *
  * @packageDocumentation
  */
+
+export * from "./client";
 export { Echo, type EchoArgs } from "./provider/resources/echo-resource";

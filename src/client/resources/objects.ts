@@ -1,0 +1,255 @@
+/**
+ * The operations every lsdef/chdef/mkdef/rmdef-backed object type shares (nodes, osimages,
+ * networks, policy, groups): list, get, getMany, getAttrs, create, update, delete. Each type's
+ * namespace extends {@link NamedObjects} and adds its own routes.
+ */
+import { ObjectAttributeMaps, StringList } from "../../contract/envelope";
+import { type Answer, type CallSpec, type CreateCheck, type Engine, parseBody } from "../engine";
+import { isNotFound, isXcatError } from "../errors";
+import { attributeListSegment, nameListSegment, noderangeSegment, objectSegment } from "../names";
+import {
+  attributesMatch,
+  expandCollapsedKeys,
+  isEmptyListAnswer,
+  missingObjectNames,
+  toWireAttributes,
+} from "../quirks";
+import type { AttributeInput, Attributes, CallOptions } from "../types";
+
+/** How one object type maps onto its routes. */
+export interface ObjectTypeSpec {
+  /** Route id prefix: "nodes", "osimages", ... */
+  readonly prefix: string;
+  /** Name of the path parameter in the route templates: "noderange", "imgname", ... */
+  readonly param: string;
+  /** Words for messages: "node name", "osimage name", ... */
+  readonly what: string;
+}
+
+/** Options of `getMany`. */
+export interface GetManyOptions extends CallOptions {
+  /** Read only these attributes (the `/attrs/{attrs}` route). */
+  readonly attrs?: readonly string[] | undefined;
+}
+
+/** Options of `delete`. */
+export interface DeleteOptions extends CallOptions {
+  /** Resolve instead of throwing XcatNotFoundError when the object does not exist. */
+  readonly ignoreMissing?: boolean | undefined;
+}
+
+/** Options of a `create`. */
+export interface CreateOptions extends CallOptions {
+  /** mkdef options passed through xcatws's `options` body key, e.g. `{ "--template": "x86_64kvmguest-template" }`. */
+  readonly mkdefOptions?: Readonly<Record<string, string>> | undefined;
+}
+
+/** Attribute maps keyed by object name. */
+export type AttributeMaps = Readonly<Record<string, Attributes>>;
+
+export abstract class NamedObjects {
+  protected readonly engine: Engine;
+  protected readonly spec: ObjectTypeSpec;
+
+  protected constructor(engine: Engine, spec: ObjectTypeSpec) {
+    this.engine = engine;
+    this.spec = spec;
+  }
+
+  protected route(operation: string): string {
+    return `${this.spec.prefix}.${operation}`;
+  }
+
+  protected one(name: string): Record<string, string> {
+    return { [this.spec.param]: objectSegment(name, this.spec.what) };
+  }
+
+  protected many(names: string | readonly string[]): Record<string, string> {
+    return {
+      [this.spec.param]:
+        this.spec.param === "noderange" ? noderangeSegment(names) : nameListSegment(names, this.spec.what),
+    };
+  }
+
+  /**
+   * Names of all objects of this type, sorted as xCAT sorts them (as strings). An empty type
+   * gives `[]`, whichever of xCAT's "nothing here" answers comes back.
+   *
+   * @example
+   * ```ts
+   * const nodes = await client.nodes.list(); // ["n01", "n02"]
+   * ```
+   */
+  async list(options?: CallOptions): Promise<string[]> {
+    const answer = await this.engine.call({ route: this.route("list"), options, emptyListOk: true });
+    if (answer.body === undefined || isEmptyListAnswer(answer.status, answer.body)) return [];
+    return parseBody(answer, StringList);
+  }
+
+  /**
+   * All attributes of one object. Throws XcatNotFoundError (see `isNotFound`) when it does not exist.
+   *
+   * @example
+   * ```ts
+   * const { groups } = await client.nodes.get("n01");
+   * ```
+   */
+  async get(name: string, options?: CallOptions): Promise<Attributes> {
+    const answer = await this.engine.call({ route: this.route("get"), params: this.one(name), options });
+    return this.pick(answer, name);
+  }
+
+  /**
+   * Selected attributes of one object. Attributes that are valid but unset come back as "".
+   *
+   * @example
+   * ```ts
+   * const { mgt } = await client.nodes.getAttrs("n01", ["mgt"]);
+   * ```
+   */
+  async getAttrs(name: string, attrs: readonly string[], options?: CallOptions): Promise<Attributes> {
+    const answer = await this.engine.call({
+      route: this.route("getAttrs"),
+      params: { ...this.one(name), attrs: attributeListSegment(attrs) },
+      options,
+    });
+    return this.pick(answer, name);
+  }
+
+  /**
+   * Several objects in one request (a comma list, a noderange, a group, or `ALLRESOURCES`). xCAT
+   * fails the whole read when one name is missing; the client then asks again without the
+   * missing names, so the Map simply lacks them.
+   *
+   * @example
+   * ```ts
+   * const found = await client.nodes.getMany(["n01", "n02", "gone"]);
+   * found.has("gone"); // false
+   * ```
+   */
+  async getMany(
+    names: string | readonly string[],
+    options?: GetManyOptions,
+  ): Promise<Map<string, Attributes>> {
+    this.many(names); // validates before anything is sent
+    let remaining: string[] = typeof names === "string" ? splitTopLevel(names) : [...names];
+    // Each round removes every name xCAT reported missing; a range element cannot be removed, so
+    // the number of rounds is bounded by the number of elements.
+    for (let round = 0; round <= remaining.length; round += 1) {
+      if (remaining.length === 0) return new Map();
+      const params = this.many(typeof names === "string" ? remaining.join(",") : remaining);
+      const spec: CallSpec =
+        options?.attrs === undefined
+          ? { route: this.route("get"), params, options }
+          : {
+              route: this.route("getAttrs"),
+              params: { ...params, attrs: attributeListSegment(options.attrs) },
+              options,
+            };
+      try {
+        const answer = await this.engine.call(spec);
+        return new Map(Object.entries(this.maps(answer)));
+      } catch (error) {
+        if (!isNotFound(error) || !isXcatError(error)) throw error;
+        const missing = new Set(missingObjectNames(error.messages));
+        const kept = remaining.filter((name) => !missing.has(name));
+        if (kept.length === remaining.length) throw error;
+        remaining = kept;
+      }
+    }
+    throw new Error("internal: getMany did not converge");
+  }
+
+  /**
+   * Changes attributes (xCAT's chdef); an empty string clears one. Note that xCAT's PUT also
+   * creates an object that does not exist (nodes still need `groups`).
+   *
+   * @example
+   * ```ts
+   * await client.nodes.update("n01", { netboot: "xnba", usercomment: "" });
+   * ```
+   */
+  async update(
+    names: string | readonly string[],
+    attrs: AttributeInput,
+    options?: CallOptions,
+  ): Promise<void> {
+    await this.engine.call({
+      route: this.route("update"),
+      params: this.many(names),
+      body: toWireAttributes(attrs),
+      options,
+    });
+  }
+
+  protected async createObject(
+    name: string,
+    attrs: AttributeInput,
+    options: CreateOptions | undefined,
+  ): Promise<void> {
+    const body: Record<string, unknown> = { ...toWireAttributes(attrs) };
+    if (options?.mkdefOptions) body.options = { ...options.mkdefOptions };
+    await this.engine.call({
+      route: this.route("create"),
+      params: this.one(name),
+      body,
+      kind: "create",
+      options,
+      checkCreate: () => this.checkCreated(name, attrs),
+    });
+  }
+
+  /** Reads `name` once, to learn whether a create whose answer was lost took place. */
+  protected async checkCreated(name: string, attrs: AttributeInput): Promise<CreateCheck> {
+    try {
+      const answer = await this.engine.call({
+        route: this.route("get"),
+        params: this.one(name),
+        singleAttempt: true,
+      });
+      return attributesMatch(attrs, this.pick(answer, name)) ? "present" : "different";
+    } catch (error) {
+      if (isNotFound(error)) return "absent";
+      throw error;
+    }
+  }
+
+  protected async deleteObjects(
+    names: string | readonly string[],
+    options: DeleteOptions | undefined,
+  ): Promise<void> {
+    try {
+      await this.engine.call({ route: this.route("delete"), params: this.many(names), options });
+    } catch (error) {
+      if (options?.ignoreMissing && isNotFound(error)) return;
+      throw error;
+    }
+  }
+
+  protected maps(answer: Answer): Record<string, Attributes> {
+    if (answer.body === undefined || isEmptyListAnswer(answer.status, answer.body)) return {};
+    const maps = parseBody(answer, ObjectAttributeMaps);
+    return expandCollapsedKeys(maps);
+  }
+
+  protected pick(answer: Answer, name: string): Attributes {
+    return this.maps(answer)[name] ?? {};
+  }
+}
+
+/** Splits a noderange at its top-level commas (not those inside `[...]` or `(...)`). */
+export function splitTopLevel(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let current = "";
+  for (const char of text) {
+    if (char === "[" || char === "(") depth += 1;
+    if (char === "]" || char === ")") depth = Math.max(0, depth - 1);
+    if (char === "," && depth === 0) {
+      parts.push(current);
+      current = "";
+    } else current += char;
+  }
+  parts.push(current);
+  return parts.filter((part) => part.length > 0);
+}
