@@ -7,12 +7,29 @@
  * across releases, because stacks written by older versions call them.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { makeProvider } from "./make-provider";
 import { echoImplementation } from "./resources/echo";
+import { globalConfAttributeSpec } from "./resources/global-conf-attribute";
+import { groupSpec } from "./resources/group";
+import { networkSpec } from "./resources/network";
+import { nodeSpec } from "./resources/node";
+import { osimageSpec } from "./resources/osimage";
+import { policySpec } from "./resources/policy";
+import { tableRowSpec } from "./resources/table-row";
+import { virtualMachineSpec } from "./resources/virtual-machine";
 
 type Implementation = pulumi.dynamic.ResourceProvider;
 
 const implementations: Readonly<Record<string, Implementation>> = {
   "xcat:Echo": echoImplementation,
+  "xcat:Node": makeProvider(nodeSpec),
+  "xcat:Group": makeProvider(groupSpec),
+  "xcat:Osimage": makeProvider(osimageSpec),
+  "xcat:Network": makeProvider(networkSpec),
+  "xcat:Policy": makeProvider(policySpec),
+  "xcat:GlobalConfAttribute": makeProvider(globalConfAttributeSpec),
+  "xcat:TableRow": makeProvider(tableRowSpec),
+  "xcat:VirtualMachine": makeProvider(virtualMachineSpec),
 };
 
 function implementationFor(kind: string): Implementation {

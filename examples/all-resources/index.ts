@@ -1,0 +1,70 @@
+// One of each pulumi-xcat resource type, wired together as a small cluster would be. The e2e
+// tests apply it to the xCAT emulator, edit it by hand, and check what Pulumi reports.
+// Connection: stack config xcat:url, xcat:username and xcat:password (secret).
+import * as pulumi from "@pulumi/pulumi";
+import * as xcat from "pulumi-xcat";
+
+const config = new pulumi.Config();
+const bmcPassword = config.requireSecret("bmcPassword");
+
+const mgmt = new xcat.Network("mgmt", {
+  net: "10.0.0.0",
+  mask: "255.255.0.0",
+  attributes: { gateway: "10.0.0.254", mgtifname: "eth0" },
+});
+
+const domain = new xcat.GlobalConfAttribute("domain", { value: "e2e.example.org" });
+
+const image = new xcat.Osimage("rhels9-x86_64-netboot-compute", {
+  attributes: {
+    imagetype: "linux",
+    provmethod: "netboot",
+    osvers: "rhels9.4",
+    osarch: "x86_64",
+    profile: "compute",
+  },
+});
+
+const compute = new xcat.Group("compute", {
+  attributes: { mgt: "ipmi", netboot: "xnba", provmethod: image.name },
+});
+
+const cn001 = new xcat.Node(
+  "cn001",
+  {
+    groups: ["compute", "all"],
+    attributes: { ip: "10.0.0.1", mac: "52:54:00:00:00:01", bmc: "10.1.0.1", bmcpassword: bmcPassword },
+  },
+  { dependsOn: [compute, mgmt] },
+);
+
+const kvmhost = new xcat.Node("kvmhost01", {
+  groups: ["hypervisors", "all"],
+  attributes: { mgt: "ipmi", ip: "10.0.0.100" },
+});
+const vmNode = new xcat.Node("vm01", {
+  groups: ["vms", "all"],
+  attributes: { mgt: "kvm", vmhost: kvmhost.name, ip: "10.0.0.201" },
+});
+const vm = new xcat.VirtualMachine("vm01", { node: vmNode.name, cpus: 2, memoryMiB: 4096, disksGiB: [20] });
+
+const ops = new xcat.Policy("ops-account", { priority: "6.5", attributes: { name: "ops", rule: "allow" } });
+
+const route = new xcat.TableRow("route-privnet", {
+  table: "routes",
+  keys: { routename: "privnet" },
+  values: { net: "10.2.0.0", mask: "255.255.0.0", gateway: "10.0.0.254", ifname: "eth1" },
+});
+
+export const names = {
+  network: mgmt.name,
+  domain: domain.name,
+  image: image.name,
+  group: compute.name,
+  node: cn001.name,
+  vm: vm.name,
+  policy: ops.name,
+  route: route.name,
+};
+export const nodeMgtInherited = cn001.allAttributes.apply((all) => all.mgt);
+export const vmDisks = vm.diskDevices;

@@ -1,0 +1,333 @@
+/**
+ * The spec shared by xCAT's attribute-map objects (node, group, osimage, network, policy): an
+ * object named by its id, a few typed inputs that map to attributes (a node's `groups`, a
+ * network's `net` and `mask`), and a free map of further attributes, of which only the declared
+ * ones are managed.
+ *
+ * Semantics (issue #5): attributes not in the program are left alone; removing one clears it;
+ * read reports the managed attributes' current values so drift shows attribute by attribute;
+ * creating over an existing object takes it when it already matches, fails naming `adopt` when it
+ * differs, and with `adopt: true` makes it match; delete of a missing object succeeds.
+ */
+import { isAlreadyExists, isNotFound, type XcatClient } from "../client";
+import type { ObjectType } from "../contract/schema";
+import {
+  attributeChanges,
+  differingAttributes,
+  isSecretAttribute,
+  managedValues,
+  publicAttributes,
+  sameAttributes,
+} from "./attributes";
+import { type CheckOutcome, type CommonInputs, ResourceConflictError, type ResourceSpec } from "./spec";
+import {
+  attributeMapProblems,
+  booleanProblems,
+  type InputFailure,
+  isPlainObject,
+  isUnknown,
+  stringProblems,
+} from "./validation";
+
+/** The operations of one object type, as the client offers them. */
+export interface ObjectApi {
+  get(name: string): Promise<Record<string, string>>;
+  /** Creates the object; rejects with an already-exists error when it exists. */
+  create(name: string, attributes: Record<string, string>): Promise<void>;
+  update(name: string, attributes: Record<string, string>): Promise<void>;
+  /** Deletes the object; resolves when it does not exist. */
+  delete(name: string): Promise<void>;
+}
+
+/** A typed input that is stored as one xCAT attribute (a node's `groups`, a network's `net`). */
+export interface AttributeField {
+  /** The input property, e.g. "groups". */
+  readonly input: string;
+  /** The xCAT attribute it is stored in, e.g. "groups". */
+  readonly attribute: string;
+  readonly required: boolean;
+  problems(value: unknown): string[];
+  /** Input value → attribute value. */
+  toAttribute(value: unknown): string;
+  /** Attribute value → input value. */
+  fromAttribute(value: string): unknown;
+}
+
+/** Normalized inputs of an attribute object. */
+export interface AttributeObjectInputs extends CommonInputs {
+  readonly [field: string]: unknown;
+  readonly attributes: Record<string, string>;
+  readonly secretAttributes: Record<string, string>;
+  readonly adopt: boolean;
+}
+
+/** Outputs: the inputs, the object's `name`, and what xCAT reports for it (no secrets). */
+export interface AttributeObjectOutputs extends AttributeObjectInputs {
+  readonly name: string;
+  readonly allAttributes: Record<string, string>;
+}
+
+export interface AttributeObjectDefinition {
+  readonly kind: string;
+  /** The object type whose attribute names are valid (a group takes node attributes). */
+  readonly objectType: ObjectType;
+  /** Words for messages: "node", "OS image", … */
+  readonly what: string;
+  /** The input that holds the object's name, its id: "name", or "priority" for policies. */
+  readonly idInput: string;
+  idProblems(value: unknown): string[];
+  readonly fields: readonly AttributeField[];
+  /**
+   * How an object comes into being: "create" POSTs and learns of an existing object from the
+   * already-exists error; "check-first" reads before creating, for types whose create would
+   * silently overwrite (policy) or that have no create at all (group: its PUT defines it).
+   */
+  readonly createMode: "create" | "check-first";
+  api(client: XcatClient): ObjectApi;
+  /** Extra cleanup after the object's attributes are gone (a group's definition row). */
+  afterDelete?(client: XcatClient, name: string): Promise<void>;
+  /** Deletes by clearing the managed attributes (groups have no DELETE). */
+  readonly deleteByClearing?: boolean;
+  /**
+   * Whether an attribute the existing object does not set counts as a conflict on create. Not
+   * for groups: a group exists as soon as a node names it, with nothing set, and declaring its
+   * attributes takes nothing over.
+   */
+  readonly unsetIsConflict: boolean;
+  /** Problems that involve several inputs (a network's net and mask together). */
+  crossProblems?(news: Readonly<Record<string, unknown>>): InputFailure[];
+}
+
+/** The attributes the resource manages, with the typed fields in their xCAT form. */
+function desiredAttributes(
+  definition: AttributeObjectDefinition,
+  inputs: AttributeObjectInputs,
+): Record<string, string> {
+  const desired: Record<string, string> = {};
+  for (const field of definition.fields) {
+    const value = inputs[field.input];
+    if (value !== undefined) desired[field.attribute] = field.toAttribute(value);
+  }
+  return { ...desired, ...inputs.attributes, ...inputs.secretAttributes };
+}
+
+function problemsToFailures(property: string, problems: readonly string[]): InputFailure[] {
+  return problems.map((reason) => ({ property, reason }));
+}
+
+/** Builds the spec of an attribute-map object type from its definition. */
+export function attributeObjectSpec(
+  definition: AttributeObjectDefinition,
+): ResourceSpec<AttributeObjectInputs, AttributeObjectOutputs> {
+  const fieldAttributes = Object.fromEntries(
+    definition.fields.map((field) => [
+      field.attribute,
+      `is set by the '${field.input}' input, not in attributes`,
+    ]),
+  );
+
+  function check(news: Readonly<Record<string, unknown>>): CheckOutcome<AttributeObjectInputs> {
+    const failures: InputFailure[] = [];
+    const add = (property: string, problems: readonly string[]) =>
+      failures.push(...problemsToFailures(property, problems));
+
+    add(definition.idInput, definition.idProblems(news[definition.idInput]));
+    for (const field of definition.fields) {
+      const value = news[field.input];
+      if (value === undefined) {
+        if (field.required) add(field.input, [`${field.input} is required for a ${definition.what}`]);
+      } else if (!isUnknown(value)) add(field.input, field.problems(value));
+    }
+    add(
+      "attributes",
+      attributeMapProblems(news.attributes, "attributes", definition.objectType, fieldAttributes),
+    );
+    add(
+      "secretAttributes",
+      attributeMapProblems(news.secretAttributes, "secretAttributes", definition.objectType, fieldAttributes),
+    );
+    add("adopt", booleanProblems(news.adopt, "adopt"));
+    add("connection", connectionProblems(news.connection));
+    if (failures.length === 0) failures.push(...(definition.crossProblems?.(news) ?? []));
+
+    const attributes = isPlainObject(news.attributes) ? (news.attributes as Record<string, string>) : {};
+    const secretAttributes = isPlainObject(news.secretAttributes)
+      ? (news.secretAttributes as Record<string, string>)
+      : {};
+    for (const name of Object.keys(attributes)) {
+      if (name in secretAttributes)
+        add("attributes", [`attributes: '${name}' is also given in secretAttributes`]);
+    }
+    if (failures.length > 0) return { failures };
+
+    const inputs: Record<string, unknown> = {
+      [definition.idInput]: news[definition.idInput],
+      attributes,
+      secretAttributes,
+      adopt: news.adopt === true,
+    };
+    for (const field of definition.fields) {
+      if (news[field.input] !== undefined) inputs[field.input] = news[field.input];
+    }
+    if (news.connection !== undefined) inputs.connection = news.connection;
+    return { inputs: inputs as AttributeObjectInputs };
+  }
+
+  function outputsFrom(
+    inputs: AttributeObjectInputs,
+    name: string,
+    reported: Record<string, string>,
+  ): AttributeObjectOutputs {
+    return { ...inputs, name, allAttributes: publicAttributes(reported) };
+  }
+
+  /** Inputs describing the managed attributes as xCAT reports them now. */
+  function inputsFromReport(
+    name: string,
+    managedNames: Iterable<string>,
+    reported: Record<string, string>,
+    olds: Partial<AttributeObjectOutputs>,
+  ): AttributeObjectInputs {
+    const current = managedValues(managedNames, reported);
+    const inputs: Record<string, unknown> = { [definition.idInput]: name };
+    for (const field of definition.fields) {
+      const value = current[field.attribute];
+      if (value !== undefined) inputs[field.input] = field.fromAttribute(value);
+      delete current[field.attribute];
+    }
+    const attributes: Record<string, string> = {};
+    const secretAttributes: Record<string, string> = {};
+    for (const [attribute, value] of Object.entries(current)) {
+      if (olds.secretAttributes && attribute in olds.secretAttributes) secretAttributes[attribute] = value;
+      else if (!olds.secretAttributes && isSecretAttribute(attribute)) secretAttributes[attribute] = value;
+      else attributes[attribute] = value;
+    }
+    return {
+      ...inputs,
+      attributes,
+      secretAttributes,
+      adopt: olds.adopt ?? false,
+      ...(olds.connection ? { connection: olds.connection } : {}),
+    } as AttributeObjectInputs;
+  }
+
+  async function getIfExists(api: ObjectApi, name: string): Promise<Record<string, string> | undefined> {
+    try {
+      return await api.get(name);
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /** Takes an object that already exists, per the create semantics above. */
+  async function takeExisting(
+    api: ObjectApi,
+    name: string,
+    inputs: AttributeObjectInputs,
+    reported: Record<string, string>,
+  ): Promise<Record<string, string>> {
+    const desired = desiredAttributes(definition, inputs);
+    const differing = differingAttributes(desired, reported);
+    const conflicts = differing.filter(
+      (attribute) => definition.unsetIsConflict || (reported[attribute] ?? "") !== "",
+    );
+    if (conflicts.length > 0 && !inputs.adopt) {
+      // Values are not shown: some may be secrets, and xCAT has them for anyone who looks.
+      throw new ResourceConflictError(
+        `${definition.kind}: the ${definition.what} '${name}' already exists in xCAT with different values for ` +
+          `${conflicts.map((attribute) => `'${attribute}'`).join(", ")}. Nothing was changed. Set adopt: true to ` +
+          `take it under management and make it match the program, or choose another name.`,
+      );
+    }
+    if (differing.length === 0) return reported;
+    await api.update(name, attributeChanges({}, desired, reported));
+    return api.get(name);
+  }
+
+  return {
+    kind: definition.kind,
+    check,
+
+    replaceKeys(olds, news) {
+      const previous = olds[definition.idInput];
+      const next = news[definition.idInput];
+      return previous !== next || isUnknown(next) ? [definition.idInput] : [];
+    },
+
+    hasChanges(olds, news) {
+      return !sameAttributes(desiredAttributes(definition, olds), desiredAttributes(definition, news));
+    },
+
+    async create(client, inputs) {
+      const api = definition.api(client);
+      const name = String(inputs[definition.idInput]);
+      const desired = desiredAttributes(definition, inputs);
+      let reported: Record<string, string>;
+      const existing = definition.createMode === "check-first" ? await getIfExists(api, name) : undefined;
+      if (existing) {
+        reported = await takeExisting(api, name, inputs, existing);
+      } else {
+        try {
+          await api.create(name, desired);
+          reported = await api.get(name);
+        } catch (error) {
+          if (!isAlreadyExists(error)) throw error;
+          reported = await takeExisting(api, name, inputs, await api.get(name));
+        }
+      }
+      return { id: name, outputs: outputsFrom(inputs, name, reported) };
+    },
+
+    async read(client, id, olds) {
+      const reported = await getIfExists(definition.api(client), id);
+      if (!reported) return undefined;
+      const managedNames =
+        olds.attributes !== undefined
+          ? Object.keys(desiredAttributes(definition, olds as AttributeObjectInputs))
+          : Object.keys(reported); // Resource.get: everything xCAT reports is taken as declared.
+      const inputs = inputsFromReport(id, managedNames, reported, olds);
+      return { id, inputs, outputs: outputsFrom(inputs, id, reported) };
+    },
+
+    async update(client, id, olds, news) {
+      const api = definition.api(client);
+      const changes = attributeChanges(
+        desiredAttributes(definition, olds),
+        desiredAttributes(definition, news),
+      );
+      if (Object.keys(changes).length > 0) await api.update(id, changes);
+      return outputsFrom(news, id, await api.get(id));
+    },
+
+    async delete(client, id, olds) {
+      const api = definition.api(client);
+      if (definition.deleteByClearing) {
+        const cleared = Object.fromEntries(
+          Object.keys(desiredAttributes(definition, olds)).map((name) => [name, ""]),
+        );
+        if (Object.keys(cleared).length > 0 && (await getIfExists(api, id))) await api.update(id, cleared);
+      } else {
+        await api.delete(id);
+      }
+      await definition.afterDelete?.(client, id);
+    },
+  };
+}
+
+/** Problems with a `connection` input. */
+export function connectionProblems(value: unknown): string[] {
+  if (value === undefined || isUnknown(value)) return [];
+  if (!isPlainObject(value)) return [`connection must be an object with at least a url, got ${typeof value}`];
+  const problems = stringProblems(value.url, "connection.url");
+  for (const key of ["username", "password", "token", "caCert"] as const) {
+    if (value[key] !== undefined) problems.push(...stringProblems(value[key], `connection.${key}`));
+  }
+  problems.push(...booleanProblems(value.insecure, "connection.insecure"));
+  const known = new Set(["url", "username", "password", "token", "caCert", "insecure"]);
+  for (const key of Object.keys(value)) {
+    if (!known.has(key))
+      problems.push(`connection: unknown setting '${key}' (known: ${[...known].join(", ")})`);
+  }
+  return problems;
+}

@@ -1,0 +1,74 @@
+/**
+ * Pure helpers for xCAT attribute maps as the resources manage them: which attributes are
+ * secrets, what an update must send, and how managed values compare with what xCAT reports.
+ */
+
+/** Attributes holding passwords (bmcpassword, passwd.HMC, iscsipassword, …) are secrets. */
+export function isSecretAttribute(name: string): boolean {
+  return /pass(word|wd)/i.test(name);
+}
+
+/** Splits a map into its secret and its ordinary attributes. */
+export function splitSecretAttributes(attributes: Readonly<Record<string, string>>): {
+  plain: Record<string, string>;
+  secret: Record<string, string>;
+} {
+  const plain: Record<string, string> = {};
+  const secret: Record<string, string> = {};
+  for (const [name, value] of Object.entries(attributes)) {
+    if (isSecretAttribute(name)) secret[name] = value;
+    else plain[name] = value;
+  }
+  return { plain, secret };
+}
+
+/** What xCAT reports for an object, without secrets: the `allAttributes` output. */
+export function publicAttributes(reported: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(reported).filter(([name]) => !isSecretAttribute(name)));
+}
+
+/**
+ * The attributes to send to make `current` into `desired`: changed and new values, and "" for
+ * attributes managed before (`previous`) but no longer declared, which clears them in xCAT.
+ */
+export function attributeChanges(
+  previous: Readonly<Record<string, string>>,
+  desired: Readonly<Record<string, string>>,
+  current: Readonly<Record<string, string>> = previous,
+): Record<string, string> {
+  const changes: Record<string, string> = {};
+  for (const [name, value] of Object.entries(desired)) {
+    if (current[name] !== value) changes[name] = value;
+  }
+  for (const name of Object.keys(previous)) {
+    if (!(name in desired) && (current[name] ?? "") !== "") changes[name] = "";
+  }
+  return changes;
+}
+
+/** Names of the desired attributes whose reported value differs (unset counts as ""). */
+export function differingAttributes(
+  desired: Readonly<Record<string, string>>,
+  reported: Readonly<Record<string, string>>,
+): string[] {
+  return Object.keys(desired).filter((name) => (reported[name] ?? "") !== desired[name]);
+}
+
+/** The reported values of the managed attributes; an attribute xCAT does not report is "". */
+export function managedValues(
+  names: Iterable<string>,
+  reported: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const name of names) values[name] = reported[name] ?? "";
+  return values;
+}
+
+/** Whether two attribute maps hold the same names and values. */
+export function sameAttributes(
+  a: Readonly<Record<string, string>>,
+  b: Readonly<Record<string, string>>,
+): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => b[key] === a[key]);
+}

@@ -1,0 +1,113 @@
+/**
+ * What the resource classes share on the program side: the connection input, the split of
+ * password attributes into a secret input, and the options every resource gets.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { isSecretAttribute, splitSecretAttributes } from "../attributes";
+
+/**
+ * Where to reach xCAT, for programs that manage more than one management node. Without it a
+ * resource uses the provider configuration (`xcat:url`, … or `XCAT_URL`, …).
+ */
+export interface ConnectionArgs {
+  /** Base URL of xcatws, e.g. `https://mn1.example.org/xcatws` (a URL with no path gets /xcatws). */
+  readonly url: pulumi.Input<string>;
+  readonly username?: pulumi.Input<string>;
+  /** Stored encrypted in the state. */
+  readonly password?: pulumi.Input<string>;
+  /** An xCAT REST token, used instead of username and password. Stored encrypted in the state. */
+  readonly token?: pulumi.Input<string>;
+  /** The CA certificate of the management node's web server: PEM text or a file path. */
+  readonly caCert?: pulumi.Input<string>;
+  /** Skip certificate verification (never the default; a warning is logged). */
+  readonly insecure?: pulumi.Input<boolean>;
+}
+
+/** The connection as a resource input: secret as a whole, since it may hold a password or token. */
+export function connectionInput(connection: pulumi.Input<ConnectionArgs> | undefined): pulumi.Input<unknown> {
+  return connection === undefined ? undefined : pulumi.secret(connection);
+}
+
+/**
+ * Splits declared attributes into `attributes` and `secretAttributes` (names containing
+ * "password" or "passwd"), the latter a secret, so passwords are encrypted in the state and
+ * shown as [secret] in diffs while the other attributes stay readable.
+ *
+ * The split happens on the map's keys before any value is resolved: a map built from outputs
+ * inherits the secretness of every value in it, so splitting after resolution would make the
+ * ordinary attributes secret whenever a password is among them.
+ */
+export function attributeInputs(attributes: pulumi.Input<Record<string, pulumi.Input<string>>> | undefined): {
+  attributes: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  secretAttributes: pulumi.Input<Record<string, pulumi.Input<string>>>;
+} {
+  if (
+    attributes === undefined ||
+    (typeof attributes === "object" && !pulumi.Output.isInstance(attributes) && !isPromise(attributes))
+  ) {
+    const plain: Record<string, pulumi.Input<string>> = {};
+    const secret: Record<string, pulumi.Input<string>> = {};
+    for (const [name, value] of Object.entries(attributes ?? {})) {
+      if (isSecretAttribute(name)) secret[name] = value;
+      else plain[name] = value;
+    }
+    return { attributes: plain, secretAttributes: pulumi.secret(secret) };
+  }
+  // The map itself is an output or a promise: its keys are only known once it resolves.
+  const all = pulumi.output(attributes) as pulumi.Output<Record<string, string>>;
+  return {
+    attributes: all.apply((values) => splitSecretAttributes(values).plain),
+    secretAttributes: pulumi.secret(all.apply((values) => splitSecretAttributes(values).secret)),
+  };
+}
+
+function isPromise(value: unknown): value is Promise<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
+}
+
+/** Options for every xCAT resource: the outputs that may carry secrets are always secret. */
+export function resourceOptions(
+  opts: pulumi.CustomResourceOptions | undefined,
+  secretOutputs: readonly string[],
+): pulumi.CustomResourceOptions {
+  return {
+    ...opts,
+    additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "connection", ...secretOutputs],
+  };
+}
+
+/** The inputs every attribute-object resource (Node, Group, Osimage, Network, Policy) shares. */
+export interface AttributeObjectArgs {
+  readonly attributes?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  readonly adopt?: pulumi.Input<boolean>;
+  readonly connection?: pulumi.Input<ConnectionArgs>;
+}
+
+/**
+ * The props of an attribute-object resource. Every output must appear as a key for Pulumi to
+ * expose it; with `opts.id` (`Resource.get`) only the connection is given, and read reports the
+ * rest, taking every attribute xCAT reports as declared.
+ */
+export function attributeObjectProps(
+  opts: pulumi.CustomResourceOptions | undefined,
+  own: Readonly<Record<string, unknown>>,
+  args: AttributeObjectArgs,
+): Record<string, unknown> {
+  const outputs = Object.fromEntries(Object.keys(own).map((key) => [key, undefined]));
+  const common = {
+    name: undefined,
+    attributes: undefined,
+    secretAttributes: undefined,
+    adopt: undefined,
+    allAttributes: undefined,
+  };
+  const connection = connectionInput(args.connection);
+  if (opts?.id) return { ...common, ...outputs, connection };
+  return {
+    ...common,
+    ...own,
+    ...attributeInputs(args.attributes),
+    adopt: args.adopt,
+    connection,
+  };
+}

@@ -1,0 +1,53 @@
+import * as pulumi from "@pulumi/pulumi";
+import { thinProvider } from "../thin-provider";
+import { type ConnectionArgs, connectionInput, resourceOptions } from "./common";
+
+const provider = thinProvider("xcat:GlobalConfAttribute");
+
+/** Inputs of {@link GlobalConfAttribute}. */
+export interface GlobalConfAttributeArgs {
+  /** The site attribute, e.g. "domain"; defaults to the Pulumi resource name. Changing it replaces the resource. */
+  readonly name?: pulumi.Input<string>;
+  /** Its value (must not be empty: delete the resource to remove the attribute). */
+  readonly value: pulumi.Input<string>;
+  readonly connection?: pulumi.Input<ConnectionArgs>;
+}
+
+/**
+ * One attribute of xCAT's site configuration (`chdef -t site`). It is a setting, not an object:
+ * create sets it and remembers the value it found; delete puts that value back, or removes the
+ * attribute if there was none. Id: the attribute name.
+ *
+ * @example
+ * new xcat.GlobalConfAttribute("domain", { value: "lab.example.org" });
+ */
+export class GlobalConfAttribute extends pulumi.dynamic.Resource {
+  declare readonly name: pulumi.Output<string>;
+  declare readonly value: pulumi.Output<string>;
+  /** The value before this resource set it; null when the attribute was not set. */
+  declare readonly previousValue: pulumi.Output<string | null>;
+
+  constructor(name: string, args: GlobalConfAttributeArgs, opts?: pulumi.CustomResourceOptions) {
+    const connection = connectionInput(args.connection);
+    const props = opts?.id
+      ? { name: undefined, value: undefined, connection }
+      : { name: args.name ?? name, value: args.value, connection };
+    super(
+      provider,
+      name,
+      { ...props, previousValue: undefined },
+      resourceOptions(opts, []),
+      "xcat",
+      "GlobalConfAttribute",
+    );
+  }
+
+  /** Reads a site attribute by its name. */
+  static get(
+    name: string,
+    id: pulumi.Input<string>,
+    opts?: pulumi.CustomResourceOptions,
+  ): GlobalConfAttribute {
+    return new GlobalConfAttribute(name, { value: "" }, { ...opts, id });
+  }
+}

@@ -1,0 +1,46 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { XcatPolicyAttributeName } from "../../contract/xcat-schema.generated";
+import { thinProvider } from "../thin-provider";
+import {
+  type AttributeObjectArgs,
+  attributeObjectProps,
+  type ConnectionArgs,
+  resourceOptions,
+} from "./common";
+
+const provider = thinProvider("xcat:Policy");
+
+/** Inputs of {@link Policy}. */
+export interface PolicyArgs {
+  /** The policy's priority, its name in xCAT: "6", "4.5". Rules are tried in numeric order. Changing it replaces the policy. */
+  readonly priority: pulumi.Input<string>;
+  /** name (the user), rule (allow/deny/trusted), commands, host, noderange, parameters, time, usercomment. */
+  readonly attributes: pulumi.Input<Partial<Record<XcatPolicyAttributeName, pulumi.Input<string>>>>;
+  /** Take over a policy that already exists at this priority with other values, and make it match. */
+  readonly adopt?: pulumi.Input<boolean>;
+  readonly connection?: pulumi.Input<ConnectionArgs>;
+}
+
+/**
+ * A row of xCAT's policy table. Id and `name`: the priority. xCAT's own create would overwrite
+ * an existing policy; this resource refuses unless it already matches or `adopt` is set.
+ *
+ * @example
+ * new xcat.Policy("ops-account", { priority: "6", attributes: { name: "ops", rule: "allow" } });
+ */
+export class Policy extends pulumi.dynamic.Resource {
+  declare readonly name: pulumi.Output<string>;
+  declare readonly priority: pulumi.Output<string>;
+  declare readonly attributes: pulumi.Output<Record<string, string>>;
+  declare readonly allAttributes: pulumi.Output<Record<string, string>>;
+
+  constructor(name: string, args: PolicyArgs, opts?: pulumi.CustomResourceOptions) {
+    const props = attributeObjectProps(opts, { priority: args.priority }, args as AttributeObjectArgs);
+    super(provider, name, props, resourceOptions(opts, ["secretAttributes"]), "xcat", "Policy");
+  }
+
+  /** Reads an existing policy by its priority. */
+  static get(name: string, id: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): Policy {
+    return new Policy(name, { priority: id, attributes: {} }, { ...opts, id });
+  }
+}

@@ -1,0 +1,56 @@
+import * as pulumi from "@pulumi/pulumi";
+import { isSecretAttribute } from "../attributes";
+import { thinProvider } from "../thin-provider";
+import { type ConnectionArgs, connectionInput, resourceOptions } from "./common";
+
+const provider = thinProvider("xcat:TableRow");
+
+/** Inputs of {@link TableRow}. */
+export interface TableRowArgs {
+  /** The xCAT table, e.g. "routes". Changing it replaces the row. */
+  readonly table: pulumi.Input<string>;
+  /**
+   * Exactly the table's key columns and their values: `{ node: "cn001" }` for node-keyed tables,
+   * `{ routename: "r1" }` for routes. Changing them replaces the row.
+   */
+  readonly keys: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** The columns to manage. Removing one clears it. Columns named like passwords make `values` secret. */
+  readonly values: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** Take over a row that already exists with other values, and make it match. */
+  readonly adopt?: pulumi.Input<boolean>;
+  readonly connection?: pulumi.Input<ConnectionArgs>;
+}
+
+/**
+ * One row of an xCAT table, for what xCAT's objects do not cover (routes, passwd, …). Id and
+ * `name`: `<table>:<key>=<value>[,<key>=<value>]` in the table's key-column order.
+ *
+ * @example
+ * new xcat.TableRow("route-privnet", {
+ *   table: "routes",
+ *   keys: { routename: "privnet" },
+ *   values: { net: "10.2.0.0", mask: "255.255.0.0", gateway: "10.0.0.254", ifname: "eth1" },
+ * });
+ */
+export class TableRow extends pulumi.dynamic.Resource {
+  declare readonly name: pulumi.Output<string>;
+  declare readonly table: pulumi.Output<string>;
+  declare readonly keys: pulumi.Output<Record<string, string>>;
+  declare readonly values: pulumi.Output<Record<string, string>>;
+
+  constructor(name: string, args: TableRowArgs, opts?: pulumi.CustomResourceOptions) {
+    const connection = connectionInput(args.connection);
+    const values = pulumi
+      .output(args.values)
+      .apply((v) => (Object.keys(v ?? {}).some(isSecretAttribute) ? pulumi.secret(v) : pulumi.output(v)));
+    const props = opts?.id
+      ? { table: undefined, keys: undefined, values: undefined, adopt: undefined, connection }
+      : { table: args.table, keys: args.keys, values, adopt: args.adopt, connection };
+    super(provider, name, { ...props, name: undefined }, resourceOptions(opts, []), "xcat", "TableRow");
+  }
+
+  /** Reads a row by its id, e.g. `routes:routename=privnet`. */
+  static get(name: string, id: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): TableRow {
+    return new TableRow(name, { table: "", keys: {}, values: {} }, { ...opts, id });
+  }
+}

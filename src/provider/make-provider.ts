@@ -1,0 +1,87 @@
+/**
+ * The one generic implementation of Pulumi's dynamic-provider interface, built from a
+ * {@link ResourceSpec}: check and diff are pure, create/read/update/delete go through the client
+ * of the resource's connection. Every resource kind is this plus its spec.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { ConnectionInput } from "./config";
+import { clientFor, configureProcess } from "./process-context";
+import type { CommonInputs, ResourceSpec } from "./spec";
+
+/** Keys the dynamic-provider host adds to inputs and outputs (the serialized provider). */
+const isHostKey = (key: string) => key.startsWith("__");
+
+function withoutHostKeys(value: unknown): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  if (typeof value !== "object" || value === null) return result;
+  for (const [key, entry] of Object.entries(value)) {
+    if (!isHostKey(key)) result[key] = entry;
+  }
+  return result;
+}
+
+function connectionOf(value: unknown): ConnectionInput | undefined {
+  const connection = (value as { connection?: ConnectionInput } | undefined)?.connection;
+  return connection ?? undefined;
+}
+
+/**
+ * The dynamic provider implementation of a spec.
+ *
+ * @example
+ * const implementation = makeProvider(nodeSpec); // registered in runtime.ts under "xcat:Node"
+ */
+export function makeProvider<Inputs extends CommonInputs, Outputs extends CommonInputs>(
+  spec: ResourceSpec<Inputs, Outputs>,
+): pulumi.dynamic.ResourceProvider {
+  return {
+    async configure(req) {
+      configureProcess((key) => req.config.get(key));
+    },
+
+    async check(_olds, news) {
+      const outcome = spec.check(withoutHostKeys(news));
+      if ("failures" in outcome) return { failures: [...outcome.failures] };
+      return { inputs: outcome.inputs };
+    },
+
+    async diff(_id, olds, news) {
+      const previous = withoutHostKeys(olds) as unknown as Outputs;
+      const next = withoutHostKeys(news) as unknown as Inputs;
+      const replaces = spec.replaceKeys(previous, next);
+      const connectionChanged =
+        JSON.stringify(previous.connection ?? null) !== JSON.stringify(next.connection ?? null);
+      return {
+        changes: replaces.length > 0 || connectionChanged || spec.hasChanges(previous, next),
+        replaces,
+        // xCAT names are identities: a replacement must free the name before creating it again.
+        deleteBeforeReplace: true,
+      };
+    },
+
+    async create(inputs) {
+      const checked = withoutHostKeys(inputs) as unknown as Inputs;
+      const { id, outputs } = await spec.create(clientFor(connectionOf(checked)), checked);
+      return { id, outs: outputs };
+    },
+
+    async read(id, props) {
+      const olds = withoutHostKeys(props) as Partial<Outputs>;
+      const found = await spec.read(clientFor(connectionOf(olds)), id, olds);
+      // No id tells the engine the object is gone: refresh drops it, the next up re-creates it.
+      if (!found) return {};
+      return { id: found.id, props: found.outputs, inputs: found.inputs };
+    },
+
+    async update(id, olds, news) {
+      const previous = withoutHostKeys(olds) as unknown as Outputs;
+      const next = withoutHostKeys(news) as unknown as Inputs;
+      return { outs: await spec.update(clientFor(connectionOf(next)), id, previous, next) };
+    },
+
+    async delete(id, props) {
+      const olds = withoutHostKeys(props) as unknown as Outputs;
+      await spec.delete(clientFor(connectionOf(olds)), id, olds);
+    },
+  };
+}

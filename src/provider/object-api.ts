@@ -1,0 +1,23 @@
+/**
+ * Adapts the client's object namespaces (client.nodes, client.osimages, …) to the
+ * {@link ObjectApi} the attribute-object spec works with.
+ */
+import type { Attributes, CallOptions, DeleteOptions } from "../client";
+import type { ObjectApi } from "./attribute-object";
+
+/** The shape the client's object namespaces share. */
+export interface ClientObjectNamespace {
+  get(name: string, options?: CallOptions): Promise<Attributes>;
+  create(name: string, attrs: Record<string, string>): Promise<void>;
+  update(name: string, attrs: Record<string, string>): Promise<void>;
+  delete(name: string, options?: DeleteOptions): Promise<void>;
+}
+
+export function objectApi(namespace: ClientObjectNamespace): ObjectApi {
+  return {
+    get: (name) => namespace.get(name),
+    create: (name, attributes) => namespace.create(name, attributes),
+    update: (name, attributes) => namespace.update(name, attributes),
+    delete: (name) => namespace.delete(name, { ignoreMissing: true }),
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * What a resource type is, declared once: how its inputs are validated, what its id is, which
+ * changes replace it, and how it is created, read, updated and deleted through the client.
+ * `make-provider.ts` turns a spec into a Pulumi dynamic provider; the spec itself knows nothing of
+ * Pulumi's dynamic-provider shell, so it could move to a native provider unchanged.
+ */
+import type { XcatClient } from "../client";
+import type { ConnectionInput } from "./config";
+import type { InputFailure } from "./validation";
+
+/** Inputs every resource accepts besides its own. */
+export interface CommonInputs {
+  /** Connect to this management node instead of the provider configuration's. */
+  readonly connection?: ConnectionInput;
+}
+
+/** What a successful check yields: the normalized inputs. */
+export type CheckOutcome<Inputs> =
+  | { readonly inputs: Inputs }
+  | { readonly failures: readonly InputFailure[] };
+
+/** A read that found the object: its outputs, and its managed values as inputs (for drift). */
+export interface ReadOutcome<Inputs, Outputs> {
+  readonly id: string;
+  readonly outputs: Outputs;
+  readonly inputs: Inputs;
+}
+
+export interface ResourceSpec<Inputs extends CommonInputs, Outputs extends CommonInputs> {
+  /** The dynamic resource type, e.g. "xcat:Node" (shown by Pulumi as pulumi-nodejs:dynamic/xcat:Node). */
+  readonly kind: string;
+  /** Validates and normalizes raw inputs; pure (no I/O), accepts unknown values during preview. */
+  check(news: Readonly<Record<string, unknown>>): CheckOutcome<Inputs>;
+  /** Input properties whose change means a new object (the old one is deleted first). */
+  replaceKeys(olds: Outputs, news: Inputs): string[];
+  /** Whether anything the resource manages differs between the recorded outputs and new inputs. */
+  hasChanges(olds: Outputs, news: Inputs): boolean;
+  create(client: XcatClient, inputs: Inputs): Promise<{ id: string; outputs: Outputs }>;
+  /**
+   * Reads the object; `undefined` when it is gone. `olds` are the recorded outputs (refresh) or,
+   * for `Resource.get`, only what the caller passed, so specs must not assume their fields.
+   */
+  read(
+    client: XcatClient,
+    id: string,
+    olds: Partial<Outputs>,
+  ): Promise<ReadOutcome<Inputs, Outputs> | undefined>;
+  update(client: XcatClient, id: string, olds: Outputs, news: Inputs): Promise<Outputs>;
+  /** Deletes the object; succeeds when it is already gone. */
+  delete(client: XcatClient, id: string, olds: Outputs): Promise<void>;
+}
+
+/** Raised when the program asks for something the server state does not allow (e.g. adopt needed). */
+export class ResourceConflictError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ResourceConflictError";
+  }
+}
