@@ -1,22 +1,42 @@
 #!/usr/bin/env node
-// `npm run demo`: runs the repository's Pulumi program (Pulumi.yaml at the root) with the real
-// Pulumi engine against a local file backend, and says what happened.
+// `npm run demo`: the lab cluster (examples/lab, the root Pulumi.yaml program) applied with the
+// real Pulumi engine to the xCAT emulator, then drift detection: a hand edit on the "management
+// node", `pulumi preview --refresh --diff` showing exactly that change, and `pulumi up` putting
+// it back.
 //
-// Until the lab cluster lands, the program is the toolchain smoke program (examples/smoke): one
-// diagnostic xcat:Echo resource served by this package's dynamic provider. No xCAT is contacted.
-//
-// Started by scripts/with-toolchain.sh, so node, npm dependencies and `pulumi` are on PATH.
-import { spawnSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
+// Started by scripts/with-toolchain.sh, so node, the built package and `pulumi` are on PATH.
+// Each run starts afresh: the demo's state (Pulumi backend and emulator data) lives in
+// .pulumi-state/ and is recreated. Options:
+//   --racks N --nodes-per-rack N --vms N   cluster size (default 2 x 16, 4 VMs)
+//   --keep-emulator                        leave the emulator running at the end (Ctrl-C stops it)
+// PULUMI_XCAT_DEMO_STATE=<dir> puts the state elsewhere and PULUMI_XCAT_DEMO_STACK=<name> names
+// the stack (default "demo"; its config file is Pulumi.<name>.yaml at the root, ignored by git).
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const stateDir = join(repoRoot, ".pulumi-state");
-const stack = "demo";
-// The demo's secrets are demo data; a fixed passphrase lets `npm run pulumi` work afterwards
-// (scripts/demo-pulumi.sh uses the same one).
+const require = createRequire(import.meta.url);
+const { XcatClient } = require(join(repoRoot, "dist/client/index.js"));
+
+const { values: args } = parseArgs({
+  options: {
+    racks: { type: "string", default: "2" },
+    "nodes-per-rack": { type: "string", default: "16" },
+    vms: { type: "string", default: "4" },
+    "keep-emulator": { type: "boolean", default: false },
+  },
+});
+
+const stateDir = resolve(process.env.PULUMI_XCAT_DEMO_STATE ?? join(repoRoot, ".pulumi-state"));
+const stack = process.env.PULUMI_XCAT_DEMO_STACK ?? "demo";
+// Demo data only; scripts/demo-pulumi.sh (npm run pulumi) uses the same passphrase.
 const passphrase = "pulumi-xcat-demo";
+const account = { username: "root", password: "cluster" };
+const preferredPort = 18443;
 
 const env = {
   ...process.env,
@@ -26,42 +46,130 @@ const env = {
   PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
 };
 
+const started = Date.now();
+const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)}s`;
 function step(title) {
-  console.log(`\n==> ${title}`);
+  console.log(`\n\x1b[1m==> ${title}\x1b[0m  [${elapsed()}]`);
 }
 
-function pulumi(args, { capture = false } = {}) {
-  const result = spawnSync("pulumi", args, {
+function pulumi(pulumiArgs, { capture = false } = {}) {
+  const result = spawnSync("pulumi", pulumiArgs, {
     cwd: repoRoot,
     env,
     stdio: capture ? ["ignore", "pipe", "inherit"] : "inherit",
     encoding: "utf8",
   });
   if (result.status !== 0) {
-    console.error(`\ndemo: 'pulumi ${args.join(" ")}' failed (exit ${result.status ?? result.signal}).`);
-    process.exit(1);
+    throw new Error(`'pulumi ${pulumiArgs.join(" ")}' failed (exit ${result.status ?? result.signal})`);
   }
   return result.stdout ?? "";
 }
 
-mkdirSync(stateDir, { recursive: true });
+/** Starts the emulator CLI and resolves with its base URL (the first line it prints). */
+function startEmulator(port) {
+  const child = spawn(
+    process.execPath,
+    [
+      join(repoRoot, "dist/emulator/cli.js"),
+      "--port",
+      String(port),
+      "--data",
+      join(stateDir, "xcat-emulator.sqlite"),
+      "--seed",
+      "7",
+    ],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  return new Promise((resolvePromise, reject) => {
+    let buffered = "";
+    let errors = "";
+    child.stderr.on("data", (chunk) => {
+      errors += chunk;
+    });
+    child.stdout.on("data", (chunk) => {
+      buffered += chunk;
+      const match = /^xcat-emulator listening on (\S+)/m.exec(buffered);
+      if (match) resolvePromise({ child, url: match[1] });
+    });
+    child.on("exit", (code) =>
+      reject(new Error(`the emulator exited (code ${code}) before it was ready: ${errors.trim()}`)),
+    );
+  });
+}
 
-step(`Using a local Pulumi backend in ${stateDir} (stack '${stack}')`);
-pulumi(["stack", "select", "--create", stack, "--non-interactive"]);
-pulumi(["config", "set", "message", "hello from the pulumi-xcat demo"]);
+let emulator;
+try {
+  step(`Starting afresh: demo state in ${stateDir}`);
+  rmSync(stateDir, { recursive: true, force: true });
+  rmSync(join(repoRoot, `Pulumi.${stack}.yaml`), { force: true });
+  mkdirSync(stateDir, { recursive: true });
 
-step("pulumi up: the engine runs the program and creates its resources");
-pulumi(["up", "--yes", "--non-interactive"]);
+  step("Starting the xCAT emulator (the stand-in for a management node's REST API)");
+  emulator = await startEmulator(preferredPort).catch(() => startEmulator(0));
+  console.log(`xcat-emulator listening on ${emulator.url} (account ${account.username}/${account.password})`);
 
-step("pulumi preview: a second look finds nothing to change");
-pulumi(["preview", "--non-interactive", "--expect-no-changes"]);
+  step("Creating the Pulumi stack and its configuration");
+  pulumi(["stack", "init", stack, "--non-interactive"]);
+  pulumi(["config", "set", "xcat:url", emulator.url]);
+  pulumi(["config", "set", "xcat:username", account.username]);
+  pulumi(["config", "set", "--secret", "xcat:password", account.password]);
+  pulumi(["config", "set", "--secret", "bmcPassword", "demo-bmc-secret"]);
+  pulumi(["config", "set", "racks", args.racks]);
+  pulumi(["config", "set", "nodesPerRack", args["nodes-per-rack"]]);
+  pulumi(["config", "set", "vms", args.vms]);
 
-const outputs = JSON.parse(pulumi(["stack", "output", "--json"], { capture: true }));
-step("Done");
-console.log(`The program ran on the real Pulumi engine (${pulumi(["version"], { capture: true }).trim()}).`);
-console.log(`Stack outputs: ${JSON.stringify(outputs)}`);
-console.log("This demo currently runs the toolchain smoke program (examples/smoke); the lab cluster");
-console.log("against the xCAT emulator replaces it as the project grows.");
-console.log("\nTo look around or tear it down (same backend, same toolchain):");
-console.log("  npm run pulumi -- stack output");
-console.log("  npm run pulumi -- destroy --yes");
+  step("pulumi up: creating the lab cluster in xCAT");
+  pulumi(["up", "--yes", "--non-interactive"]);
+
+  step("pulumi refresh: recording what xCAT derived after the creates (group members, VM settings)");
+  pulumi(["refresh", "--yes", "--non-interactive", "--skip-preview"]);
+
+  const client = new XcatClient({ url: emulator.url, ...account });
+  const node = "r01n01";
+  const before = await client.nodes.get(node);
+  step(`A hand edit on the management node: chdef ${node} ip=10.0.1.99 (PUT /xcatws/nodes/${node})`);
+  await client.nodes.update(node, { ip: "10.0.1.99" });
+  console.log(`${node} ip was ${before.ip}, is now ${(await client.nodes.get(node)).ip}`);
+
+  step("pulumi preview --refresh --diff: Pulumi reads the cluster back and shows the drift");
+  pulumi(["preview", "--refresh", "--diff", "--non-interactive"]);
+
+  step("pulumi up --refresh: putting the cluster back as the program declares it");
+  pulumi(["up", "--refresh", "--yes", "--non-interactive"]);
+  const restored = (await client.nodes.get(node)).ip;
+  console.log(`${node} ip is ${restored} again`);
+  if (restored !== before.ip) throw new Error(`${node} ip is ${restored}, expected ${before.ip}`);
+
+  const outputs = JSON.parse(pulumi(["stack", "output", "--json"], { capture: true }));
+  const requests = (await client.nodes.list()).length;
+  await client.close();
+
+  step("Done");
+  console.log(
+    `In ${elapsed()}: Pulumi created the lab (${outputs.nodeCount} nodes: ${JSON.stringify(outputs.nodesPerGroup)}),`,
+  );
+  console.log(
+    `found a hand edit of ${node} by refreshing, showed it as a one-attribute diff, and restored it.`,
+  );
+  console.log(
+    `xCAT now lists ${requests} nodes; images: ${outputs.images.install}, ${outputs.images.netboot}.`,
+  );
+  console.log("\nKeep exploring (the emulator keeps its data in the demo state):");
+  console.log(
+    `  npm run emulator -- --port ${new URL(emulator.url).port} --data ${join(stateDir, "xcat-emulator.sqlite")}`,
+  );
+  console.log("  then, in another shell: npm run pulumi -- stack output    # or preview, refresh, up");
+  console.log("Tear it down (with the emulator running): npm run pulumi -- destroy --yes");
+  if (args["keep-emulator"]) {
+    console.log(`\nThe emulator keeps running at ${emulator.url}; Ctrl-C stops it.`);
+    await new Promise((resolvePromise) => emulator.child.on("exit", resolvePromise));
+  }
+} catch (error) {
+  console.error(`\ndemo failed: ${error.message}`);
+  process.exitCode = 1;
+} finally {
+  if (emulator && emulator.child.exitCode === null) {
+    emulator.child.kill("SIGTERM");
+    await new Promise((resolvePromise) => emulator.child.on("exit", resolvePromise));
+  }
+}

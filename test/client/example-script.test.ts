@@ -2,7 +2,7 @@
  * The README's client example (examples/client-script) runs end to end against a fresh emulator.
  */
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
-import { main } from "../../examples/client-script";
+import { main } from "../../examples/client-script/index.mjs";
 import type { RunningEmulator } from "../../src/emulator";
 import { emulator, PASSWORD, USER } from "./support/emulator";
 

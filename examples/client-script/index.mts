@@ -2,10 +2,11 @@
  * A script that drives xCAT through pulumi-xcat's typed client: obtain a token, define nodes,
  * read them back, power them on and read their event logs.
  *
- * Against the local emulator (it prints its URL), with any TypeScript runner:
+ * Against the local emulator (`npm run emulator -- --port 18443` prints its URL), with Node 24,
+ * which runs TypeScript directly:
  *
- *   XCAT_URL=http://127.0.0.1:<port>/xcatws XCAT_USERNAME=root XCAT_PASSWORD=cluster \
- *     npx tsx examples/client-script/index.ts
+ *   XCAT_URL=http://127.0.0.1:18443/xcatws XCAT_USERNAME=root XCAT_PASSWORD=cluster \
+ *     node examples/client-script/index.mts
  *
  * Against a management node, also set XCAT_CA_CERT=/install/postscripts/ca/ca-cert.pem (copied
  * from the management node). The client itself never reads the environment; this script does.
@@ -99,7 +100,7 @@ function required(name: string): string {
   return value;
 }
 
-if (typeof require !== "undefined" && require.main === module) {
+if (import.meta.main) {
   main({
     url: required("XCAT_URL"),
     username: required("XCAT_USERNAME"),

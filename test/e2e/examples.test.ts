@@ -1,0 +1,115 @@
+/**
+ * The examples through the real engine against the emulator, with the package installed from
+ * its npm pack tarball: up, the changes each example is about, and destroy leaving nothing of
+ * what the program created.
+ */
+import { resolve } from "node:path";
+import { afterEach, beforeEach, describe, expect, inject, it } from "vitest";
+import { XcatClient } from "../../src/client";
+import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import { PulumiWorkspace } from "./support/pulumi-workspace";
+
+let emulator: RunningEmulator;
+let admin: XcatClient;
+let workspace: PulumiWorkspace | undefined;
+
+beforeEach(async () => {
+  emulator = await startEmulator();
+  admin = new XcatClient({ url: emulator.url, username: "root", password: "cluster" });
+});
+
+afterEach(async () => {
+  await workspace?.dispose();
+  workspace = undefined;
+  await admin.close();
+  await emulator.close();
+});
+
+async function workspaceFor(example: string): Promise<PulumiWorkspace> {
+  workspace = await PulumiWorkspace.create({
+    programDir: resolve(import.meta.dirname, "../../examples", example),
+    sandboxDir: inject("e2eSandbox"),
+  });
+  await workspace.setConfig("xcat:url", emulator.url);
+  await workspace.setConfig("xcat:username", "root");
+  await workspace.setConfig("xcat:password", "cluster", { secret: true });
+  return workspace;
+}
+
+describe("examples/adopt-existing", () => {
+  it("takes objects defined by hand under management without re-creating them", async () => {
+    await admin.nodes.create("legacy01", {
+      groups: "legacy,all",
+      mgt: "ipmi",
+      ip: "10.9.0.99",
+      bmc: "10.9.1.1",
+      usercomment: "racked by hand in 2019",
+    });
+    await admin.networks.create("legacy-net", { net: "10.9.0.0", mask: "255.255.0.0", gateway: "10.9.0.1" });
+    await admin.osimages.create("rhels8.8-x86_64-install-compute", {
+      imagetype: "linux",
+      provmethod: "install",
+      profile: "compute",
+      osvers: "rhels8.8",
+      osarch: "x86_64",
+    });
+    const ws = await workspaceFor("adopt-existing");
+
+    expect(await ws.up()).toEqual({ create: 3 }); // the stack, the node and the network; the image is only read
+    const node = await admin.nodes.get("legacy01");
+    expect(node).toMatchObject({ ip: "10.9.0.1", usercomment: "racked by hand in 2019" }); // kept, not re-created
+    expect((await admin.networks.get("legacy-net")).gateway).toBe("10.9.0.254");
+    const outputs = await ws.outputs();
+    expect(outputs).toMatchObject({
+      siteImageProfile: "compute",
+      siteImageVersion: "rhels8.8",
+      legacyNetGateway: "10.9.0.254",
+    });
+    expect((await ws.preview()).changeSummary).toEqual({ same: 3 }); // the read image is not counted
+
+    await ws.destroy();
+    expect(await admin.nodes.list()).toEqual([]);
+    expect(await admin.networks.list()).toEqual([]);
+    // Read with get, never managed: destroy leaves it.
+    expect(await admin.osimages.list()).toEqual(["rhels8.8-x86_64-install-compute"]);
+  });
+});
+
+describe("examples/vm-lab", () => {
+  it("creates a VM, resizes its memory, adds a disk, clones another from a master, and destroys them", async () => {
+    // An administrator's golden guest, turned into the clone master the program clones from.
+    await admin.nodes.create("golden", { groups: "masters", mgt: "kvm", vmhost: "kvmhost00" });
+    await admin.nodes.createVm("golden", { cpuCount: 2, memorySizeMb: 4096, diskSize: "30G" });
+    await admin.nodes.cloneVm("golden", { toMaster: "rhels9-golden" });
+    const ws = await workspaceFor("vm-lab");
+
+    await ws.setConfig("stage", "1");
+    expect(await ws.up()).toEqual({ create: 4 }); // the stack, the host, vm01's node and its guest
+    expect((await ws.outputs()).vm01Shape).toEqual({
+      cpus: 2,
+      memoryMiB: 4096,
+      disksGiB: [20],
+      devices: ["vda"],
+    });
+
+    await ws.setConfig("stage", "2");
+    expect(await ws.up()).toEqual({ update: 1, same: 3 });
+    expect(await admin.nodes.getAttrs("vm01", ["vmmemory"])).toEqual({ vmmemory: "8192" });
+
+    await ws.setConfig("stage", "3");
+    expect(await ws.up()).toEqual({ update: 1, same: 3 });
+    expect((await ws.outputs()).vm01Shape).toEqual({
+      cpus: 2,
+      memoryMiB: 8192,
+      disksGiB: [20, 10],
+      devices: ["vda", "vdb"],
+    });
+
+    await ws.setConfig("stage", "4");
+    expect(await ws.up()).toEqual({ create: 2, same: 4 });
+    expect((await ws.outputs()).vm02Disks).toEqual([30]);
+
+    expect(await ws.destroy()).toEqual({ delete: 6 });
+    expect(await admin.nodes.list()).toEqual(["golden"]);
+  });
+});
