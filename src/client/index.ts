@@ -29,6 +29,7 @@ export {
   XcatTlsError,
   XcatUsageError,
 } from "./errors";
+export type { ReadBatcherTuning } from "./read-batcher";
 export { redactBody, redactHeaders, redactText, redactUrl } from "./redact";
 export type { GlobalconfApi } from "./resources/globalconf";
 export type { GroupsApi } from "./resources/groups";

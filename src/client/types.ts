@@ -3,6 +3,7 @@
  */
 import type { Dispatcher } from "undici";
 import type { AttributeValue } from "./quirks";
+import type { ReadBatcherTuning } from "./read-batcher";
 import type { RetryOptions } from "./retry";
 
 /**
@@ -53,6 +54,12 @@ export interface XcatClientOptions {
   readonly retry?: RetryOptions | undefined;
   /** Requests in flight at once; the rest wait. Default 8. */
   readonly maxConcurrency?: number | undefined;
+  /**
+   * Merge concurrent `get`s of one object type into batched requests, and answer a stream of
+   * reads (a refresh) from one ALLRESOURCES request; a read never sees data older than a write
+   * this client finished before it. On by default; `false` sends one request per read.
+   */
+  readonly batching?: boolean | ReadBatcherTuning | undefined;
   /** An undici dispatcher to send through (a MockAgent in tests, a proxy agent). Not closed by `close()`. */
   readonly dispatcher?: Dispatcher | undefined;
   readonly logger?: XcatLogger | undefined;

@@ -4,9 +4,9 @@
  * uses arrives through its options, so a provider can build one lazily from its configuration.
  */
 import { TokenSource } from "./auth";
-import { Engine } from "./engine";
 import { createXcatError } from "./errors";
 import { Limiter } from "./limiter";
+import { WriteTrackingEngine } from "./read-batcher-engine";
 import { createRedactor, type Redactor } from "./redact";
 import { GlobalconfApi } from "./resources/globalconf";
 import { GroupsApi } from "./resources/groups";
@@ -102,7 +102,7 @@ export class XcatClient {
   readonly services: ServicesApi;
   readonly tables: TablesApi;
 
-  readonly #engine: Engine;
+  readonly #engine: WriteTrackingEngine;
   readonly #transport: Transport;
   readonly #limiter: Limiter;
   readonly #tokenSource: TokenSource;
@@ -175,16 +175,33 @@ export class XcatClient {
       now: options.now ?? Date.now,
       onToken: (id) => this.#redactor.add(id),
     });
-    this.#engine = new Engine({
-      origin,
-      basePath,
-      transport: this.#transport,
-      limiter: this.#limiter,
-      tokens: this.#tokenSource,
-      redactor: this.#redactor,
-      retry,
-      logger,
-    });
+    const batching = options.batching ?? true;
+    if (typeof batching === "object" && batching !== null) {
+      for (const key of ["maxBatchSize", "allResourcesThreshold", "rateWindowMs", "cacheTtlMs"] as const) {
+        positive(`batching.${key}`, batching[key], 1);
+      }
+      if (batching.windowMs !== undefined && !(batching.windowMs >= 0)) {
+        throw usage("batching.windowMs must be a number of milliseconds, 0 or more");
+      }
+    }
+    this.#engine = new WriteTrackingEngine(
+      {
+        origin,
+        basePath,
+        transport: this.#transport,
+        limiter: this.#limiter,
+        tokens: this.#tokenSource,
+        redactor: this.#redactor,
+        retry,
+        logger,
+      },
+      {
+        tuning: batching === false ? undefined : batching === true ? {} : batching,
+        // Not options.now: that clock is for token expiry, and tests stop it.
+        now: Date.now,
+        baseUrl: href,
+      },
+    );
     this.tokens = new TokensApi(this.#engine, credentials, (secret) => this.#redactor.add(secret));
     this.nodes = new NodesApi(this.#engine);
     this.osimages = new OsimagesApi(this.#engine);

@@ -39,7 +39,7 @@ export function clientFor(connection: ConnectionInput | undefined): XcatClient {
   ]);
   let client = clients.get(key);
   if (!client) {
-    client = new XcatClient(options);
+    client = new XcatClient({ ...options, batching: current.batching });
     clients.set(key, client);
   }
   return client;

@@ -16,7 +16,8 @@ let client: XcatClient;
 
 beforeAll(async () => {
   emu = await emulator({ faultRate: 0.1, seed: 42 });
-  client = new XcatClient({ url: emu.url, username: USER, password: PASSWORD, logger: {} });
+  // One request per call, so that retries can be counted against calls.
+  client = new XcatClient({ url: emu.url, username: USER, password: PASSWORD, logger: {}, batching: false });
 });
 
 afterAll(async () => {

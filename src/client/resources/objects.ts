@@ -5,7 +5,7 @@
  */
 import { ObjectAttributeMaps, StringList } from "../../contract/envelope";
 import { type Answer, type CallSpec, type CreateCheck, type Engine, parseBody } from "../engine";
-import { isNotFound, isXcatError } from "../errors";
+import { createXcatError, isNotFound, isXcatError } from "../errors";
 import { attributeListSegment, nameListSegment, noderangeSegment, objectSegment } from "../names";
 import {
   attributesMatch,
@@ -14,6 +14,9 @@ import {
   missingObjectNames,
   toWireAttributes,
 } from "../quirks";
+import { ReadBatcher } from "../read-batcher";
+import { readBatchingOf } from "../read-batcher-engine";
+import { BATCHED_TYPES } from "../read-batcher-writes";
 import type { AttributeInput, Attributes, CallOptions } from "../types";
 
 /** How one object type maps onto its routes. */
@@ -50,10 +53,29 @@ export type AttributeMaps = Readonly<Record<string, Attributes>>;
 export abstract class NamedObjects {
   protected readonly engine: Engine;
   protected readonly spec: ObjectTypeSpec;
+  /** Merges concurrent `get`s (see read-batcher.ts); created on first use, absent when off. */
+  #batcher: ReadBatcher<Attributes> | undefined;
 
   protected constructor(engine: Engine, spec: ObjectTypeSpec) {
     this.engine = engine;
     this.spec = spec;
+  }
+
+  #readBatcher(options: CallOptions | undefined): ReadBatcher<Attributes> | undefined {
+    if (options?.signal || options?.debug || options?.pretty || options?.xcoll) return undefined;
+    if (this.#batcher !== undefined) return this.#batcher;
+    const batching = readBatchingOf(this.engine);
+    const type = BATCHED_TYPES[this.spec.prefix];
+    if (batching === undefined || type === undefined) return undefined;
+    this.#batcher = new ReadBatcher<Attributes>({
+      ...batching.tuning,
+      type,
+      writes: batching.writes,
+      now: batching.now,
+      fetchMany: (names) => this.#readBatch(names),
+      fetchAll: () => this.getMany("ALLRESOURCES"),
+    });
+    return this.#batcher;
   }
 
   protected route(operation: string): string {
@@ -95,8 +117,34 @@ export abstract class NamedObjects {
    * ```
    */
   async get(name: string, options?: CallOptions): Promise<Attributes> {
+    const batcher = this.#readBatcher(options);
+    if (batcher !== undefined) {
+      const params = this.one(name); // validates before anything is queued
+      const found = await batcher.get(name);
+      if (found === undefined) throw this.#notFound(name, params);
+      return { ...found };
+    }
     const answer = await this.engine.call({ route: this.route("get"), params: this.one(name), options });
     return this.pick(answer, name);
+  }
+
+  /** The error a single GET of a missing object gets from xCAT, for a read answered by a batch. */
+  #notFound(name: string, params: Record<string, string>): Error {
+    const base = readBatchingOf(this.engine)?.baseUrl ?? "";
+    const url = `${base}/${this.spec.prefix}/${params[this.spec.param] ?? name}`;
+    const type = BATCHED_TYPES[this.spec.prefix] ?? this.spec.prefix;
+    const message = `Could not find an object named '${name}' of type '${type}'.`;
+    return createXcatError(
+      "XCAT_NOT_FOUND",
+      `GET ${new URL(url).pathname} failed: 403 errorcode=1 "${message}"`,
+      {
+        method: "GET",
+        url,
+        status: 403,
+        errorcode: "1",
+        messages: [message],
+      },
+    );
   }
 
   /**
@@ -127,15 +175,31 @@ export abstract class NamedObjects {
    * found.has("gone"); // false
    * ```
    */
-  async getMany(
+  getMany(names: string | readonly string[], options?: GetManyOptions): Promise<Map<string, Attributes>> {
+    return this.#readMany(names, options, new Set());
+  }
+
+  /** A batch for the read batcher: a name xCAT did not report missing but left out reads as `{}`, as `get` does. */
+  async #readBatch(names: readonly string[]): Promise<Map<string, Attributes>> {
+    const missing = new Set<string>();
+    const found = await this.#readMany(names, undefined, missing);
+    const batch = new Map<string, Attributes>();
+    for (const name of names) if (!missing.has(name)) batch.set(name, found.get(name) ?? {});
+    return batch;
+  }
+
+  /** getMany, adding the names xCAT reported missing to `missing`. */
+  async #readMany(
     names: string | readonly string[],
-    options?: GetManyOptions,
+    options: GetManyOptions | undefined,
+    missingNames: Set<string>,
   ): Promise<Map<string, Attributes>> {
     this.many(names); // validates before anything is sent
     let remaining: string[] = typeof names === "string" ? splitTopLevel(names) : [...names];
     // Each round removes every name xCAT reported missing; a range element cannot be removed, so
     // the number of rounds is bounded by the number of elements.
-    for (let round = 0; round <= remaining.length; round += 1) {
+    const rounds = remaining.length + 1;
+    for (let round = 0; round < rounds; round += 1) {
       if (remaining.length === 0) return new Map();
       const params = this.many(typeof names === "string" ? remaining.join(",") : remaining);
       const spec: CallSpec =
@@ -153,6 +217,7 @@ export abstract class NamedObjects {
         if (!isNotFound(error) || !isXcatError(error)) throw error;
         const missing = new Set(missingObjectNames(error.messages));
         const kept = remaining.filter((name) => !missing.has(name));
+        for (const name of missing) missingNames.add(name);
         if (kept.length === remaining.length) throw error;
         remaining = kept;
       }

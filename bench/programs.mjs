@@ -1,0 +1,78 @@
+/**
+ * The two Pulumi programs the benchmark runs, written as plain JavaScript (no TypeScript step):
+ * both declare N nodes plus a network, a group, an OS image and a site attribute, with the same
+ * names, types and input shapes. "xcat" uses pulumi-xcat; "floor" replaces it with a dynamic
+ * provider that does no I/O, so its cost is the engine's own.
+ */
+
+/** Inputs shared by both programs, so the engine moves the same data for each. */
+const SHAPE = `
+const N = Number(process.env.BENCH_NODES ?? "10");
+const host = (i) => Math.floor(i / 250) + "." + ((i % 250) + 1);
+const nodeArgs = (i) => ({
+  groups: ["bench", "all"],
+  attributes: { mgt: "ipmi", ip: "10.20." + host(i), bmc: "10.21." + host(i), arch: "x86_64" },
+});
+const nodeName = (i) => "bn" + String(i).padStart(5, "0");
+`;
+
+/** pulumi-xcat's resources. */
+export const XCAT_PROGRAM = `"use strict";
+const xcat = require("pulumi-xcat");
+${SHAPE}
+new xcat.Network("benchnet", { net: "10.20.0.0", mask: "255.255.0.0" });
+new xcat.Group("bench", { attributes: { netboot: "xnba" } });
+new xcat.Osimage("bench-image", { attributes: { imagetype: "linux", osvers: "rhels9.4", osarch: "x86_64" } });
+new xcat.GlobalConfAttribute("benchsite", { value: "1" });
+for (let i = 1; i <= N; i++) new xcat.Node(nodeName(i), nodeArgs(i));
+`;
+
+/**
+ * The floor: the same registrations through one no-op dynamic provider that moves the same data
+ * as pulumi-xcat's: each resource carries a secret input (the engine encrypts it), its outputs add
+ * the attribute map xCAT would report (`allAttributes`, what the emulator reports for these
+ * nodes), and read returns inputs as well as outputs. Only the I/O and our code are missing.
+ */
+export const FLOOR_PROGRAM = `"use strict";
+const pulumi = require("@pulumi/pulumi");
+${SHAPE}
+const noop = {
+  async check(_olds, news) { return { inputs: news }; },
+  async diff(_id, olds, news) {
+    const strip = (o) => Object.fromEntries(Object.entries(o).filter(([k]) => !k.startsWith("__") && k !== "allAttributes"));
+    return { changes: JSON.stringify(strip(olds)) !== JSON.stringify(strip(news)) };
+  },
+  async create(inputs) {
+    const reported = { ...inputs.attributes };
+    if (Array.isArray(inputs.groups)) {
+      Object.assign(reported, {
+        groups: inputs.groups.join(","),
+        netboot: "xnba",
+        postbootscripts: "otherpkgs",
+        postscripts: "syslog,remoteshell,syncfiles",
+      });
+    }
+    return { id: String(inputs.name), outs: { ...inputs, allAttributes: reported } };
+  },
+  async read(id, props) {
+    const { allAttributes, ...inputs } = props;
+    return { id, props, inputs };
+  },
+  async update(_id, _olds, news) { return { outs: news }; },
+  async delete() {},
+};
+const make = (type, name, props) =>
+  new pulumi.dynamic.Resource(
+    noop,
+    name,
+    { name, attributes: {}, secretAttributes: pulumi.secret({}), adopt: false, allAttributes: undefined, ...props },
+    {},
+    "xcat",
+    type,
+  );
+make("Network", "benchnet", { net: "10.20.0.0", mask: "255.255.0.0" });
+make("Group", "bench", { attributes: { netboot: "xnba" } });
+make("Osimage", "bench-image", { attributes: { imagetype: "linux", osvers: "rhels9.4", osarch: "x86_64" } });
+make("GlobalConfAttribute", "benchsite", { value: "1" });
+for (let i = 1; i <= N; i++) make("Node", nodeName(i), nodeArgs(i));
+`;

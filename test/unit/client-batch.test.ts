@@ -1,0 +1,222 @@
+/**
+ * The read batcher's logic with a fake fetch: merging, chunking, missing names, the ALLRESOURCES
+ * snapshot, and the freshness rule against writes (issue 7).
+ */
+import { describe, expect, it } from "vitest";
+import { ReadBatcher, type ReadBatcherTuning } from "../../src/client/read-batcher";
+import { WriteLog, writeScope } from "../../src/client/read-batcher-writes";
+
+type Obj = { name: string; version: number };
+
+/** A fake type of objects whose fetches are recorded and resolved by hand. */
+function fakeType(tuning: ReadBatcherTuning = {}) {
+  let clock = 1_000;
+  const store = new Map<string, number>();
+  const fetches: Array<{ kind: "many" | "all"; names: readonly string[]; release: () => void }> = [];
+  const writes = new WriteLog(() => clock);
+  const snapshot = (names: readonly string[] | undefined) => {
+    const result = new Map<string, Obj>();
+    for (const [name, version] of store) {
+      if (names === undefined || names.includes(name)) result.set(name, { name, version });
+    }
+    return result;
+  };
+  const deferred = (kind: "many" | "all", names: readonly string[] | undefined) =>
+    new Promise<Map<string, Obj>>((resolve) => {
+      // The data is taken when the request "reaches the server", i.e. when it starts.
+      const data = snapshot(names);
+      fetches.push({ kind, names: names ?? [], release: () => resolve(data) });
+    });
+  const batcher = new ReadBatcher<Obj>({
+    type: "node",
+    writes,
+    now: () => clock,
+    fetchMany: (names) => deferred("many", names),
+    fetchAll: () => deferred("all", undefined),
+    ...tuning,
+  });
+  return {
+    batcher,
+    store,
+    fetches,
+    writes,
+    tick: (ms: number) => {
+      clock += ms;
+    },
+    /** Resolves every fetch started so far, after letting queued batches go out. */
+    async releaseAll() {
+      await new Promise((r) => setImmediate(r));
+      for (const f of fetches.splice(0)) f.release();
+      await new Promise((r) => setImmediate(r));
+    },
+    write(name: string) {
+      store.set(name, (store.get(name) ?? 0) + 1);
+      writes.record(writeScope("nodes.update", { noderange: name }));
+    },
+  };
+}
+
+describe("ReadBatcher", () => {
+  it("merges reads that arrive together into one request, each caller getting its object", async () => {
+    const t = fakeType();
+    for (const name of ["a", "b", "c"]) t.store.set(name, 1);
+    const reads = ["a", "b", "c", "a"].map((name) => t.batcher.get(name));
+    await new Promise((r) => setImmediate(r));
+    expect(t.fetches.map((f) => [f.kind, [...f.names]])).toEqual([["many", ["a", "b", "c"]]]);
+    await t.releaseAll();
+    expect((await Promise.all(reads)).map((o) => o?.name)).toEqual(["a", "b", "c", "a"]);
+  });
+
+  it("splits a batch at maxBatchSize", async () => {
+    const t = fakeType({ maxBatchSize: 2, allResourcesThreshold: 1_000 });
+    const reads = ["a", "b", "c", "d", "e"].map((name) => t.batcher.get(name));
+    await new Promise((r) => setImmediate(r));
+    expect(t.fetches.map((f) => f.names.length)).toEqual([2, 2, 1]);
+    await t.releaseAll();
+    await Promise.all(reads);
+  });
+
+  it("answers a missing object with undefined without failing the others", async () => {
+    const t = fakeType();
+    t.store.set("a", 1);
+    const [a, gone] = [t.batcher.get("a"), t.batcher.get("gone")];
+    await t.releaseAll();
+    expect(await a).toEqual({ name: "a", version: 1 });
+    expect(await gone).toBeUndefined();
+  });
+
+  it("gives every waiter of a failed batch the error", async () => {
+    const writes = new WriteLog(() => 0);
+    const batcher = new ReadBatcher<Obj>({
+      type: "node",
+      writes,
+      now: () => 0,
+      fetchMany: async () => {
+        throw new Error("boom");
+      },
+      fetchAll: async () => new Map(),
+    });
+    await expect(Promise.all([batcher.get("a"), batcher.get("b")])).rejects.toThrow("boom");
+  });
+
+  it("switches to one ALLRESOURCES read when many cold reads come in, and serves later reads from it", async () => {
+    const t = fakeType({ allResourcesThreshold: 4 });
+    for (let i = 0; i < 50; i++) t.store.set(`n${i}`, 1);
+    const first = [0, 1, 2].map((i) => t.batcher.get(`n${i}`));
+    await t.releaseAll();
+    await Promise.all(first);
+    const fourth = t.batcher.get("n3");
+    await new Promise((r) => setImmediate(r));
+    expect(t.fetches.map((f) => f.kind)).toEqual(["all"]);
+    await t.releaseAll();
+    expect(await fourth).toEqual({ name: "n3", version: 1 });
+    // The rest come from the snapshot: no request at all.
+    const rest = await Promise.all(Array.from({ length: 40 }, (_, i) => t.batcher.get(`n${i + 4}`)));
+    expect(rest.every((o) => o?.version === 1)).toBe(true);
+    expect(t.fetches).toHaveLength(0);
+    expect(await t.batcher.get("absent")).toBeUndefined();
+    expect(t.batcher.stats).toMatchObject({ allResources: 1, batches: 1 });
+  });
+
+  it("lets a snapshot expire after cacheTtlMs", async () => {
+    const t = fakeType({ allResourcesThreshold: 2, cacheTtlMs: 1_000, rateWindowMs: 500 });
+    t.store.set("a", 1);
+    t.store.set("b", 1);
+    const first = [t.batcher.get("a"), t.batcher.get("b")];
+    await t.releaseAll();
+    await Promise.all(first);
+    t.tick(1_001);
+    t.store.set("a", 2); // changed by someone else
+    const later = t.batcher.get("a");
+    await t.releaseAll();
+    expect(await later).toEqual({ name: "a", version: 2 });
+  });
+
+  it("renews a snapshot in the background while reads keep coming, without making them wait", async () => {
+    const t = fakeType({ allResourcesThreshold: 2, cacheTtlMs: 1_000, rateWindowMs: 2_000 });
+    t.store.set("a", 1);
+    t.store.set("b", 1);
+    const first = [t.batcher.get("a"), t.batcher.get("b")];
+    await t.releaseAll();
+    await Promise.all(first);
+    t.tick(600);
+    t.store.set("a", 2);
+    // Still answered from the first snapshot, at once, while a new one is fetched.
+    expect(await t.batcher.get("a")).toEqual({ name: "a", version: 1 });
+    expect(t.fetches.map((f) => f.kind)).toEqual(["all"]);
+    await t.releaseAll();
+    expect(await t.batcher.get("a")).toEqual({ name: "a", version: 2 });
+    expect(t.batcher.stats.allResources).toBe(2);
+  });
+
+  it("never answers a read with data older than a write that finished before it", async () => {
+    const t = fakeType({ allResourcesThreshold: 2 });
+    t.store.set("a", 1);
+    t.store.set("b", 1);
+    const first = [t.batcher.get("a"), t.batcher.get("b")];
+    await t.releaseAll();
+    await Promise.all(first); // a snapshot holding a@1 and b@1 is now cached
+    t.write("a");
+    const afterWrite = t.batcher.get("a");
+    await new Promise((r) => setImmediate(r));
+    expect(t.fetches.map((f) => f.kind)).toEqual(["many"]);
+    await t.releaseAll();
+    expect(await afterWrite).toEqual({ name: "a", version: 2 });
+    // b was not written: the snapshot still answers it.
+    expect(await t.batcher.get("b")).toEqual({ name: "b", version: 1 });
+  });
+
+  it("does not hand a fetch started before a write to a read asked after it", async () => {
+    const t = fakeType({ allResourcesThreshold: 1_000 });
+    t.store.set("a", 1);
+    const before = t.batcher.get("a");
+    await new Promise((r) => setImmediate(r)); // the batch for `before` is under way, holding a@1
+    t.write("a");
+    const after = t.batcher.get("a");
+    await t.releaseAll();
+    expect(await before).toEqual({ name: "a", version: 1 });
+    expect(await after).toEqual({ name: "a", version: 2 });
+  });
+
+  it("does not count reads right after writes toward ALLRESOURCES (read-after-create during up)", async () => {
+    const t = fakeType({ allResourcesThreshold: 3 });
+    const reads: Promise<unknown>[] = [];
+    for (let i = 0; i < 10; i++) {
+      t.write(`n${i}`);
+      reads.push(t.batcher.get(`n${i}`));
+    }
+    await t.releaseAll();
+    await Promise.all(reads);
+    expect(t.batcher.stats.allResources).toBe(0);
+  });
+});
+
+describe("writeScope", () => {
+  it("names plain objects, widens ranges and groups, and treats other writes as touching everything", () => {
+    expect(writeScope("nodes.update", { noderange: "n01,cn-002" })).toEqual({
+      kind: "objects",
+      types: ["group"],
+      names: { node: ["n01", "cn-002"] },
+    });
+    expect(writeScope("nodes.setPower", { noderange: "n01-n05" })).toMatchObject({
+      types: ["node", "group"],
+    });
+    expect(writeScope("nodes.update", { noderange: "n%5B1-3%5D" })).toMatchObject({
+      types: ["node", "group"],
+    });
+    expect(writeScope("groups.update", { groupname: "compute" })).toMatchObject({ types: ["group", "node"] });
+    expect(writeScope("osimages.update", { imgname: "img" })).toMatchObject({ names: { osimage: ["img"] } });
+    expect(writeScope("tables.putRows", { tables: "nodelist" })).toEqual({ kind: "all" });
+    expect(writeScope("tokens.create", undefined)).toEqual({ kind: "none" });
+  });
+
+  it("orders writes by sequence number", () => {
+    const log = new WriteLog(() => 5);
+    log.record(writeScope("nodes.update", { noderange: "a" }));
+    log.record(writeScope("groups.update", { groupname: "g" }));
+    expect(log.lastWrite("node", "a").seq).toBe(2);
+    expect(log.lastWrite("osimage", "x").seq).toBe(0);
+    log.record({ kind: "all" });
+    expect(log.lastWrite("osimage", "x").seq).toBe(3);
+  });
+});
