@@ -29,6 +29,22 @@ export default defineConfig({
           hookTimeout: 10 * 60_000,
         },
       },
+      // Long runs that watch resource use: only with `npm run test:soak`, which sets
+      // PULUMI_XCAT_SOAK=1, so that `npm test` neither runs them nor sets them up.
+      ...(process.env.PULUMI_XCAT_SOAK === "1"
+        ? [
+            {
+              test: {
+                name: "soak",
+                include: ["test/e2e/**/*.soak.ts"],
+                globalSetup: ["test/e2e/support/global-setup.ts"],
+                fileParallelism: false,
+                testTimeout: 60 * 60_000,
+                hookTimeout: 10 * 60_000,
+              },
+            },
+          ]
+        : []),
     ],
     passWithNoTests: false,
   },

@@ -277,7 +277,9 @@ export class Engine {
         );
       }
     }
-    const parsed = parseErrorBody(response.text);
+    // Redact the whole body before parsing: parsing may cut a long message (an HTML error page)
+    // in the middle of a secret, and a cut secret no longer matches the redactor's patterns.
+    const parsed = parseErrorBody(redact(response.text));
     const messages = parsed.messages.map(redact);
     if (spec.emptyListOk && isEmptyListAnswer(status, messages)) return { status, body: [], what, url };
     if (spec.noRowsOk && isNoRowsMatched(status, messages)) return { status, body: undefined, what, url };

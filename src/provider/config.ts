@@ -5,7 +5,7 @@
  * than one management node. Stack config wins over the environment.
  */
 import { readFileSync } from "node:fs";
-import { normalizeBaseUrl, type XcatClientOptions } from "../client";
+import { normalizeBaseUrl, type XcatClientOptions, type XcatLogger } from "../client";
 
 /** The `connection` input a resource may carry (password and token are secrets). */
 export interface ConnectionInput {
@@ -26,7 +26,15 @@ export interface ProviderSettings {
   readonly maxConcurrency?: number | undefined;
   /** Merge concurrent reads into batched requests (on by default). */
   readonly batching: boolean;
+  /**
+   * `info` also reports retries and token renewals, `debug` every HTTP exchange; absent: only
+   * warnings. The lines go to the provider's stderr, which the engine shows in its output.
+   */
+  readonly logLevel?: LogLevel | undefined;
 }
+
+/** How much the provider's clients report; see {@link ProviderSettings.logLevel}. */
+export type LogLevel = "warn" | "info" | "debug";
 
 /** Reads one config key; `undefined` when unset. */
 export type ConfigLookup = (key: string) => string | undefined;
@@ -42,6 +50,7 @@ const SETTINGS: ReadonlyArray<readonly [key: string, env: string]> = [
   ["maxRetries", "XCAT_MAX_RETRIES"],
   ["maxConcurrency", "XCAT_MAX_CONCURRENCY"],
   ["batching", "XCAT_BATCHING"],
+  ["logLevel", "XCAT_LOG_LEVEL"],
 ];
 
 /** Problems found in the provider configuration, phrased for the person who set it. */
@@ -78,6 +87,7 @@ export function settingsFrom(config: ConfigLookup, env: NodeJS.ProcessEnv): Prov
     maxRetries: parseCount(raw.maxRetries, "xcat:maxRetries", { allowZero: true }),
     maxConcurrency: parseCount(raw.maxConcurrency, "xcat:maxConcurrency"),
     batching: raw.batching === undefined ? true : parseBoolean(raw.batching, "xcat:batching"),
+    logLevel: parseLogLevel(raw.logLevel),
   };
 }
 
@@ -118,7 +128,31 @@ export function clientOptionsFor(
     ...(settings.requestTimeoutMs !== undefined ? { requestTimeoutMs: settings.requestTimeoutMs } : {}),
     ...(settings.maxRetries !== undefined ? { retry: { attempts: settings.maxRetries + 1 } } : {}),
     ...(settings.maxConcurrency !== undefined ? { maxConcurrency: settings.maxConcurrency } : {}),
+    ...(settings.logLevel === "info" || settings.logLevel === "debug"
+      ? { logger: stderrLogger(settings.logLevel) }
+      : {}),
   };
+}
+
+/**
+ * A client logger writing to the provider's stderr, which the engine shows in its output. The
+ * client redacts every line before it logs it. Warnings keep the client's default
+ * (`process.emitWarning`), so they look the same whatever the level.
+ */
+function stderrLogger(level: "info" | "debug"): XcatLogger {
+  const write = (message: string) => process.stderr.write(`pulumi-xcat: ${message}\n`);
+  return {
+    warn: (message) => process.emitWarning(message, { type: "XcatClientWarning" }),
+    info: write,
+    ...(level === "debug" ? { debug: write } : {}),
+  };
+}
+
+function parseLogLevel(text: string | undefined): LogLevel | undefined {
+  if (text === undefined) return undefined;
+  const lowered = text.trim().toLowerCase();
+  if (lowered === "warn" || lowered === "info" || lowered === "debug") return lowered;
+  throw new ProviderConfigError(`xcat:logLevel must be warn, info or debug, got '${text}'`);
 }
 
 /** `caCert` is PEM text, or the path of a file holding it. */

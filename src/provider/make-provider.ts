@@ -4,6 +4,7 @@
  * of the resource's connection. Every resource kind is this plus its spec.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { isTlsError } from "../client";
 import type { ConnectionInput } from "./config";
 import { clientFor, configureProcess } from "./process-context";
 import type { CommonInputs, ResourceSpec } from "./spec";
@@ -23,6 +24,32 @@ function withoutHostKeys(value: unknown): Record<string, unknown> {
 function connectionOf(value: unknown): ConnectionInput | undefined {
   const connection = (value as { connection?: ConnectionInput } | undefined)?.connection;
   return connection ?? undefined;
+}
+
+/**
+ * The client's TLS hint speaks of its `caCert` and `insecure` options; a Pulumi user sets them
+ * as stack config or in a resource's `connection`, so say that too.
+ */
+function withPulumiHint(error: unknown): unknown {
+  if (isTlsError(error) && !error.message.includes("xcat:caCert")) {
+    Object.defineProperty(error, "message", {
+      value:
+        `${error.message} In a Pulumi stack: pulumi config set xcat:caCert <PEM file or text> ` +
+        "(or xcat:insecure true), or set caCert in the resource's connection.",
+      configurable: true,
+      writable: true,
+    });
+  }
+  return error;
+}
+
+/** Runs a provider operation that talks to xCAT, phrasing its errors for Pulumi users. */
+async function talking<T>(operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    throw withPulumiHint(error);
+  }
 }
 
 /**
@@ -61,13 +88,13 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
 
     async create(inputs) {
       const checked = withoutHostKeys(inputs) as unknown as Inputs;
-      const { id, outputs } = await spec.create(clientFor(connectionOf(checked)), checked);
+      const { id, outputs } = await talking(() => spec.create(clientFor(connectionOf(checked)), checked));
       return { id, outs: outputs };
     },
 
     async read(id, props) {
       const olds = withoutHostKeys(props) as Partial<Outputs>;
-      const found = await spec.read(clientFor(connectionOf(olds)), id, olds);
+      const found = await talking(() => spec.read(clientFor(connectionOf(olds)), id, olds));
       // No id tells the engine the object is gone: refresh drops it, the next up re-creates it.
       if (!found) return {};
       return { id: found.id, props: found.outputs, inputs: found.inputs };
@@ -76,12 +103,12 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
     async update(id, olds, news) {
       const previous = withoutHostKeys(olds) as unknown as Outputs;
       const next = withoutHostKeys(news) as unknown as Inputs;
-      return { outs: await spec.update(clientFor(connectionOf(next)), id, previous, next) };
+      return { outs: await talking(() => spec.update(clientFor(connectionOf(next)), id, previous, next)) };
     },
 
     async delete(id, props) {
       const olds = withoutHostKeys(props) as unknown as Outputs;
-      await spec.delete(clientFor(connectionOf(olds)), id, olds);
+      await talking(() => spec.delete(clientFor(connectionOf(olds)), id, olds));
     },
   };
 }

@@ -7,6 +7,8 @@
  * across releases, because stacks written by older versions call them.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { isXcatError } from "../client";
+import { ProviderConfigError } from "./config";
 import { makeProvider } from "./make-provider";
 import { echoImplementation } from "./resources/echo";
 import { globalConfAttributeSpec } from "./resources/global-conf-attribute";
@@ -17,6 +19,7 @@ import { osimageSpec } from "./resources/osimage";
 import { policySpec } from "./resources/policy";
 import { tableRowSpec } from "./resources/table-row";
 import { virtualMachineSpec } from "./resources/virtual-machine";
+import { ResourceConflictError } from "./spec";
 
 type Implementation = pulumi.dynamic.ResourceProvider;
 
@@ -43,13 +46,33 @@ function implementationFor(kind: string): Implementation {
   return implementation;
 }
 
+/**
+ * Pulumi's dynamic-provider host prints `${error}: ${error.stack}` for errors from check, diff,
+ * read and delete (not for create and update). When the error describes a condition of xCAT or
+ * of the configuration (refused, unreachable, a conflict, a bad setting), its message says all
+ * there is, and a stack trace only makes it look like a crash: drop it. Other errors are bugs
+ * and keep their stack.
+ */
+async function reportingConditions<T>(operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    const condition =
+      isXcatError(error) || error instanceof ResourceConflictError || error instanceof ProviderConfigError;
+    if (condition) Object.defineProperty(error, "stack", { value: "", writable: true, configurable: true });
+    throw error;
+  }
+}
+
 export async function configure(kind: string, req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-  await implementationFor(kind).configure?.(req);
+  await reportingConditions(async () => implementationFor(kind).configure?.(req));
 }
 
 export async function check(kind: string, olds: unknown, news: unknown): Promise<pulumi.dynamic.CheckResult> {
   const implementation = implementationFor(kind);
-  return implementation.check ? implementation.check(olds, news) : { inputs: news };
+  return reportingConditions(async () =>
+    implementation.check ? implementation.check(olds, news) : { inputs: news },
+  );
 }
 
 export async function diff(
@@ -59,7 +82,7 @@ export async function diff(
   news: unknown,
 ): Promise<pulumi.dynamic.DiffResult> {
   const implementation = implementationFor(kind);
-  return implementation.diff ? implementation.diff(id, olds, news) : {};
+  return reportingConditions(async () => (implementation.diff ? implementation.diff(id, olds, news) : {}));
 }
 
 export async function create(kind: string, inputs: unknown): Promise<pulumi.dynamic.CreateResult> {
@@ -68,7 +91,9 @@ export async function create(kind: string, inputs: unknown): Promise<pulumi.dyna
 
 export async function read(kind: string, id: string, props: unknown): Promise<pulumi.dynamic.ReadResult> {
   const implementation = implementationFor(kind);
-  return implementation.read ? implementation.read(id, props) : { id, props };
+  return reportingConditions(async () =>
+    implementation.read ? implementation.read(id, props) : { id, props },
+  );
 }
 
 export async function update(
@@ -83,7 +108,7 @@ export async function update(
 
 // `delete` is a reserved word, so the export is renamed.
 async function deleteResource(kind: string, id: string, props: unknown): Promise<void> {
-  await implementationFor(kind).delete?.(id, props);
+  await reportingConditions(async () => implementationFor(kind).delete?.(id, props));
 }
 
 export { deleteResource as delete };

@@ -181,7 +181,7 @@ export function tableKeyProblems(table: unknown, keys: unknown): { table: string
   }
   for (const [key, value] of Object.entries(keys)) {
     if (!schema.keys.includes(key)) continue;
-    problems.push(...nameProblems(value, `key ${key}`));
+    problems.push(...nameProblems(value, `keys.${key}`));
   }
   return { table: [], keys: problems };
 }

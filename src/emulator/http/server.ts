@@ -141,6 +141,9 @@ async function handle(deps: ListenerDeps, req: IncomingMessage, res: ServerRespo
   }
   const delay = deps.faults.delay();
   if (delay > 0) await sleep(delay);
+  // close() destroys every socket and then closes the store: a request still in its delay must
+  // not reach the closed store (it would fail with "statement has been finalized").
+  if (res.destroyed || req.socket.destroyed) return;
   const fault: Fault | undefined = deps.faults.next();
   if (fault?.when === "before") {
     deps.stats.count(routeKey(method, url.path));

@@ -41,6 +41,12 @@ export function attributeInputs(attributes: pulumi.Input<Record<string, pulumi.I
   attributes: pulumi.Input<Record<string, pulumi.Input<string>>>;
   secretAttributes: pulumi.Input<Record<string, pulumi.Input<string>>>;
 } {
+  // Not a map at all (a JavaScript caller's string, number or array): pass it on untouched so
+  // check() reports "attributes must be an object", instead of splitting a string into one
+  // "attribute" per character.
+  if (attributes !== undefined && !isMapLike(attributes)) {
+    return { attributes, secretAttributes: pulumi.secret({}) };
+  }
   if (
     attributes === undefined ||
     (typeof attributes === "object" && !pulumi.Output.isInstance(attributes) && !isPromise(attributes))
@@ -56,9 +62,16 @@ export function attributeInputs(attributes: pulumi.Input<Record<string, pulumi.I
   // The map itself is an output or a promise: its keys are only known once it resolves.
   const all = pulumi.output(attributes) as pulumi.Output<Record<string, string>>;
   return {
-    attributes: all.apply((values) => splitSecretAttributes(values).plain),
-    secretAttributes: pulumi.secret(all.apply((values) => splitSecretAttributes(values).secret)),
+    attributes: all.apply((values) => (isMapLike(values) ? splitSecretAttributes(values).plain : values)),
+    secretAttributes: pulumi.secret(
+      all.apply((values) => (isMapLike(values) ? splitSecretAttributes(values).secret : {})),
+    ),
   };
+}
+
+/** An object that can be a map of attributes, or an Output or promise that may resolve to one. */
+function isMapLike(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function isPromise(value: unknown): value is Promise<unknown> {

@@ -5,6 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
 import { cp, mkdir, readFile, rm } from "node:fs/promises";
 import { basename, join } from "node:path";
 
@@ -62,7 +63,19 @@ export interface RunOptions {
   readonly env?: Readonly<Record<string, string>>;
 }
 
+/** A command started by {@link PulumiWorkspace.start}. */
+export interface StartedCommand {
+  readonly pid: number | undefined;
+  /** Settles when the command exits, as {@link PulumiWorkspace.run} does. */
+  readonly result: Promise<PulumiCommandResult>;
+  /** Sends a signal to the command and every process it started (language host, program, providers). */
+  kill(signal: NodeJS.Signals): void;
+}
+
 export class PulumiWorkspace {
+  /** Every command this workspace ran, in order, with its whole output (for tests that search it). */
+  readonly transcript: PulumiCommandResult[] = [];
+
   private constructor(
     readonly workDir: string,
     readonly programDir: string,
@@ -111,15 +124,36 @@ export class PulumiWorkspace {
 
   /** Runs `pulumi <args>` in the program directory with this workspace's isolation. */
   run(args: readonly string[], options: RunOptions = {}): Promise<PulumiCommandResult> {
+    return this.start(args, options).result;
+  }
+
+  /**
+   * Starts `pulumi <args>` and returns at once, for tests that act while it runs (kill it part
+   * way). {@link StartedCommand.kill} reaches the language host, the program and the provider
+   * processes as well, as a power loss would.
+   */
+  start(args: readonly string[], options: RunOptions = {}): StartedCommand {
     const fullArgs = [...args, "--non-interactive", "--color", "never"];
-    return new Promise((resolvePromise, reject) => {
-      const child = spawn("pulumi", fullArgs, {
-        cwd: this.programDir,
-        env: { ...process.env, ...this.env, ...options.env },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stdout = "";
-      let stderr = "";
+    const child = spawn("pulumi", fullArgs, {
+      cwd: this.programDir,
+      env: { ...process.env, ...this.env, ...options.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    // The engine starts its plugins (language host, providers) in process groups of their own,
+    // so killing pulumi's group would leave them running: kill every descendant.
+    const killTree = (signal: NodeJS.Signals) => {
+      if (child.pid === undefined) return;
+      for (const pid of [child.pid, ...descendantsOf(child.pid)]) {
+        try {
+          process.kill(pid, signal);
+        } catch {
+          // Already gone.
+        }
+      }
+    };
+    const result = new Promise<PulumiCommandResult>((resolvePromise, reject) => {
       child.stdout.on("data", (chunk: Buffer) => {
         stdout += chunk.toString();
       });
@@ -128,7 +162,7 @@ export class PulumiWorkspace {
       });
       const timer = setTimeout(() => {
         stderr += `\n[harness] killed after ${this.timeoutMs} ms\n`;
-        child.kill("SIGKILL");
+        killTree("SIGKILL");
       }, this.timeoutMs);
       child.on("error", (error) => {
         clearTimeout(timer);
@@ -142,10 +176,12 @@ export class PulumiWorkspace {
           stdout,
           stderr,
         };
+        this.transcript.push(result);
         if (result.exitCode !== 0 && !options.allowFailure) reject(new PulumiCommandError(result));
         else resolvePromise(result);
       });
     });
+    return { pid: child.pid, result, kill: killTree };
   }
 
   async setConfig(key: string, value: string, options: { secret?: boolean } = {}): Promise<void> {
@@ -207,6 +243,36 @@ export class PulumiWorkspace {
     await this.run(["stack", "rm", "--yes", "--force"], { allowFailure: true });
     await rm(this.workDir, { recursive: true, force: true });
   }
+}
+
+/** The pids of every live descendant of `pid`, from /proc (Linux). */
+export function descendantsOf(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  let entries: string[] = [];
+  try {
+    entries = readdirSync("/proc").filter((entry) => /^\d+$/.test(entry));
+  } catch {
+    return [];
+  }
+  for (const entry of entries) {
+    try {
+      // Field 4 of /proc/<pid>/stat is the parent pid; the command name before it may hold spaces.
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  const found: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift() ?? -1) ?? []) {
+      found.push(child);
+      queue.push(child);
+    }
+  }
+  return found;
 }
 
 export interface StateResource {

@@ -1,0 +1,34 @@
+// Plain JavaScript, so nothing checks the inputs before pulumi-xcat does: each case is a mistake a
+// user without TypeScript can make. Stack config `case` picks one; `pulumi preview` must fail
+// with a message naming the resource and the field, and must not contact xCAT.
+"use strict";
+const pulumi = require("@pulumi/pulumi");
+const xcat = require("pulumi-xcat");
+
+const cases = {
+  "node-name-slash": () => new xcat.Node("rack1/cn01", { groups: ["all"] }),
+  "node-name-comma": () => new xcat.Node("cn-pair", { name: "cn01,cn02", groups: ["all"] }),
+  "node-groups-string": () => new xcat.Node("cn01", { groups: "compute" }),
+  "node-unknown-attribute": () => new xcat.Node("cn02", { groups: ["all"], attributes: { mgmt: "ipmi" } }),
+  "node-attributes-string": () => new xcat.Node("cn03", { groups: ["all"], attributes: "mgt=ipmi" }),
+  "network-mask": () => new xcat.Network("mgmt", { net: "10.0.0.0", mask: "255.0.255.0" }),
+  "network-host-bits": () => new xcat.Network("ib0", { net: "10.3.0.1", mask: "255.255.255.0" }),
+  "policy-priority-number": () =>
+    new xcat.Policy("ops", { priority: 6, attributes: { name: "ops", rule: "allow" } }),
+  "tablerow-unknown-table": () =>
+    new xcat.TableRow("route-x", { table: "route", keys: { routename: "x" }, values: { net: "10.9.0.0" } }),
+  "tablerow-wrong-keys": () =>
+    new xcat.TableRow("route-y", {
+      table: "routes",
+      keys: { net: "10.9.0.0" },
+      values: { gateway: "10.0.0.1" },
+    }),
+  "vm-zero-cpus": () =>
+    new xcat.VirtualMachine("vm01", { node: "vm01", cpus: 0, memoryMiB: 2048, disksGiB: [20] }),
+  "site-empty-value": () => new xcat.GlobalConfAttribute("domain", { value: "" }),
+};
+
+const chosen = new pulumi.Config().require("case");
+const make = cases[chosen];
+if (!make) throw new Error(`unknown case '${chosen}'; known: ${Object.keys(cases).join(", ")}`);
+make();

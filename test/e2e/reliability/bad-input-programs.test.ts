@@ -1,0 +1,87 @@
+/**
+ * Issue 8, item 5 on the real engine: mistakes a JavaScript user can make (examples/bad-input,
+ * plain JavaScript, so no type checker stands between the user and pulumi-xcat) go through
+ * `pulumi preview`. Each must fail with a message naming the resource and the field, never a
+ * crash or a stack trace, and xCAT must not be contacted at all. The full table of invalid inputs
+ * is test/provider/bad-input.test.ts.
+ */
+import { resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { type RunningEmulator, startEmulator } from "../../../src/emulator";
+import { PulumiWorkspace } from "../support/pulumi-workspace";
+import { outputOf, REST_PASSWORD } from "./support";
+
+interface ProgramCase {
+  /** The program's `case` config (see examples/bad-input/index.js). */
+  readonly name: string;
+  /** The Pulumi resource the message must name. */
+  readonly resource: string;
+  readonly type: string;
+  /** The field and reason the message must give. */
+  readonly message: RegExp;
+}
+
+// biome-ignore format: one case per line reads as a table
+const CASES: readonly ProgramCase[] = [
+  { name: "node-name-slash", resource: "rack1/cn01", type: "xcat:Node", message: /name 'rack1\/cn01' must not contain '\/'/ },
+  { name: "node-name-comma", resource: "cn-pair", type: "xcat:Node", message: /name 'cn01,cn02' must not contain ','/ },
+  { name: "node-groups-string", resource: "cn01", type: "xcat:Node", message: /groups must be a non-empty list of group names/ },
+  { name: "node-unknown-attribute", resource: "cn02", type: "xcat:Node", message: /attributes: 'mgmt' is not a node attribute.*did you mean 'mgt'/ },
+  { name: "node-attributes-string", resource: "cn03", type: "xcat:Node", message: /attributes must be an object of attribute name to string/ },
+  { name: "network-mask", resource: "mgmt", type: "xcat:Network", message: /mask '255\.0\.255\.0' is not a contiguous netmask/ },
+  { name: "network-host-bits", resource: "ib0", type: "xcat:Network", message: /net 10\.3\.0\.1 has host bits set for mask 255\.255\.255\.0/ },
+  { name: "policy-priority-number", resource: "ops", type: "xcat:Policy", message: /priority must be a number written as a string.*got number 6/ },
+  { name: "tablerow-unknown-table", resource: "route-x", type: "xcat:TableRow", message: /'route' is not an xCAT table/ },
+  { name: "tablerow-wrong-keys", resource: "route-y", type: "xcat:TableRow", message: /keys must be exactly the key columns of table 'routes' \(routename\)/ },
+  { name: "vm-zero-cpus", resource: "vm01", type: "xcat:VirtualMachine", message: /cpus must be a positive whole number, got number 0/ },
+  { name: "site-empty-value", resource: "domain", type: "xcat:GlobalConfAttribute", message: /value must not be empty/ },
+];
+
+describe("bad input in whole JavaScript programs fails pulumi preview clearly", () => {
+  let emulator: RunningEmulator;
+  let workspace: PulumiWorkspace;
+  let snapshot: string;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ password: REST_PASSWORD });
+    workspace = await PulumiWorkspace.create({
+      programDir: resolve(import.meta.dirname, "../../../examples/bad-input"),
+      sandboxDir: inject("e2eSandbox"),
+    });
+    await workspace.run([
+      "config",
+      "set-all",
+      "--plaintext",
+      `xcat:url=${emulator.url}`,
+      "--plaintext",
+      "xcat:username=root",
+      "--secret",
+      `xcat:password=${REST_PASSWORD}`,
+    ]);
+    snapshot = emulator.state.snapshot();
+  });
+
+  afterAll(async () => {
+    await workspace?.dispose();
+    await emulator?.close();
+  });
+
+  it("has at least 8 cases", () => {
+    expect(CASES.length).toBeGreaterThanOrEqual(8);
+  });
+
+  it.each(CASES)("$name", async ({ name, resource, type, message }) => {
+    const preview = await workspace.run(["preview", "--config", `case=${name}`], { allowFailure: true });
+    const output = outputOf(preview);
+    expect(preview.exitCode).not.toBe(0);
+    // The engine's line for the failure names the resource (type and name) and carries our reason.
+    const line = output.split("\n").find((text) => message.test(text));
+    expect(line, output).toBeDefined();
+    expect(output).toContain(`pulumi-nodejs:dynamic/${type} resource '${resource}'`);
+    // A message, not a crash.
+    expect(output).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+    expect(output).not.toMatch(/TypeError|ReferenceError|Unhandled|panic:/);
+    expect(emulator.stats().total).toBe(0);
+    expect(emulator.state.snapshot()).toBe(snapshot);
+  });
+});
