@@ -73,6 +73,15 @@ export interface EngineParts {
   readonly logger: XcatLogger;
 }
 
+/** One HTTP exchange as the engine sends it; `display` is the redacted URL for messages. */
+interface WireRequest {
+  method: "GET" | "PUT" | "POST" | "DELETE";
+  path: string;
+  display: string;
+  url: string;
+  body: string | undefined;
+}
+
 interface Counters {
   calls: number;
   requests: number;
@@ -174,17 +183,7 @@ export class Engine {
     return found;
   }
 
-  async #exchange(
-    spec: CallSpec,
-    request: {
-      method: "GET" | "PUT" | "POST" | "DELETE";
-      path: string;
-      display: string;
-      url: string;
-      body: string | undefined;
-    },
-    state: { renewed: boolean },
-  ): Promise<Answer> {
+  async #exchange(spec: CallSpec, request: WireRequest, state: { renewed: boolean }): Promise<Answer> {
     const tokens = spec.anonymous ? undefined : this.#parts.tokens;
     let token: string | undefined;
     if (tokens) {
@@ -217,13 +216,7 @@ export class Engine {
   }
 
   async #send(
-    request: {
-      method: "GET" | "PUT" | "POST" | "DELETE";
-      path: string;
-      display: string;
-      url: string;
-      body: string | undefined;
-    },
+    request: WireRequest,
     token: string | undefined,
     signal: AbortSignal | undefined,
   ): Promise<RawResponse> {

@@ -124,3 +124,49 @@ export function attributeObjectProps(
     connection,
   };
 }
+
+/**
+ * Inputs of the attribute objects that are just a name and attributes (Group, Osimage): `name`
+ * defaults to the Pulumi resource name, and changing it replaces the object; only the given
+ * attributes are managed; `adopt` takes over an existing object whose values differ.
+ */
+export interface NamedObjectArgs<AttributeName extends string> {
+  readonly name?: pulumi.Input<string>;
+  readonly attributes: pulumi.Input<Partial<Record<AttributeName, pulumi.Input<string>>>>;
+  readonly adopt?: pulumi.Input<boolean>;
+  readonly connection?: pulumi.Input<ConnectionArgs>;
+}
+
+/** What every attribute-object resource (Node, Group, Osimage, Network, Policy) outputs. */
+export abstract class AttributeObjectResource extends pulumi.dynamic.Resource {
+  /** The object's name in xCAT (for a policy, its priority). */
+  declare readonly name: pulumi.Output<string>;
+  /** The declared attributes, as xCAT reported them at the last update or refresh (passwords aside). */
+  declare readonly attributes: pulumi.Output<Record<string, string>>;
+  /** Everything xCAT reports for the object, inherited values included, without passwords. */
+  declare readonly allAttributes: pulumi.Output<Record<string, string>>;
+
+  /**
+   * @param provider the kind's thin provider, created once at module scope (Pulumi caches its
+   *   serialization per provider object)
+   * @param type the resource type below `xcat:`, e.g. "Node"
+   * @param own the resource's own inputs besides attributes, adopt and connection
+   */
+  protected constructor(
+    provider: pulumi.dynamic.ResourceProvider,
+    type: string,
+    name: string,
+    own: Readonly<Record<string, unknown>>,
+    args: AttributeObjectArgs,
+    opts: pulumi.CustomResourceOptions | undefined,
+  ) {
+    super(
+      provider,
+      name,
+      attributeObjectProps(opts, own, args),
+      resourceOptions(opts, ["secretAttributes"]),
+      "xcat",
+      type,
+    );
+  }
+}

@@ -1,12 +1,7 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import type { XcatNetworkAttributeName } from "../../contract/xcat-schema.generated";
 import { thinProvider } from "../thin-provider";
-import {
-  type AttributeObjectArgs,
-  attributeObjectProps,
-  type ConnectionArgs,
-  resourceOptions,
-} from "./common";
+import { type AttributeObjectArgs, AttributeObjectResource, type ConnectionArgs } from "./common";
 
 const provider = thinProvider("xcat:Network");
 
@@ -34,20 +29,13 @@ export interface NetworkArgs {
  * @example
  * new xcat.Network("mgmt", { net: "10.0.0.0", mask: "255.255.0.0", attributes: { mgtifname: "eth0", gateway: "10.0.0.254" } });
  */
-export class Network extends pulumi.dynamic.Resource {
-  declare readonly name: pulumi.Output<string>;
+export class Network extends AttributeObjectResource {
   declare readonly net: pulumi.Output<string>;
   declare readonly mask: pulumi.Output<string>;
-  declare readonly attributes: pulumi.Output<Record<string, string>>;
-  declare readonly allAttributes: pulumi.Output<Record<string, string>>;
 
   constructor(name: string, args: NetworkArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = attributeObjectProps(
-      opts,
-      { name: args.name ?? name, net: args.net, mask: args.mask },
-      args as AttributeObjectArgs,
-    );
-    super(provider, name, props, resourceOptions(opts, ["secretAttributes"]), "xcat", "Network");
+    const own = { name: args.name ?? name, net: args.net, mask: args.mask };
+    super(provider, "Network", name, own, args as AttributeObjectArgs, opts);
   }
 
   /** Reads an existing network by its name. */

@@ -1,12 +1,7 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import type { XcatPolicyAttributeName } from "../../contract/xcat-schema.generated";
 import { thinProvider } from "../thin-provider";
-import {
-  type AttributeObjectArgs,
-  attributeObjectProps,
-  type ConnectionArgs,
-  resourceOptions,
-} from "./common";
+import { type AttributeObjectArgs, AttributeObjectResource, type ConnectionArgs } from "./common";
 
 const provider = thinProvider("xcat:Policy");
 
@@ -28,15 +23,11 @@ export interface PolicyArgs {
  * @example
  * new xcat.Policy("ops-account", { priority: "6", attributes: { name: "ops", rule: "allow" } });
  */
-export class Policy extends pulumi.dynamic.Resource {
-  declare readonly name: pulumi.Output<string>;
+export class Policy extends AttributeObjectResource {
   declare readonly priority: pulumi.Output<string>;
-  declare readonly attributes: pulumi.Output<Record<string, string>>;
-  declare readonly allAttributes: pulumi.Output<Record<string, string>>;
 
   constructor(name: string, args: PolicyArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = attributeObjectProps(opts, { priority: args.priority }, args as AttributeObjectArgs);
-    super(provider, name, props, resourceOptions(opts, ["secretAttributes"]), "xcat", "Policy");
+    super(provider, "Policy", name, { priority: args.priority }, args as AttributeObjectArgs, opts);
   }
 
   /** Reads an existing policy by its priority. */
