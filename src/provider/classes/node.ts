@@ -1,12 +1,7 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import type { XcatNodeAttributeName } from "../../contract/xcat-schema.generated";
 import { thinProvider } from "../thin-provider";
-import {
-  type AttributeObjectArgs,
-  attributeObjectProps,
-  type ConnectionArgs,
-  resourceOptions,
-} from "./common";
+import { type AttributeObjectArgs, AttributeObjectResource, type ConnectionArgs } from "./common";
 
 const provider = thinProvider("xcat:Node");
 
@@ -38,20 +33,18 @@ export interface NodeArgs {
  *   attributes: { mgt: "ipmi", bmc: "10.1.0.1", ip: "10.0.0.1", mac: "52:54:00:00:00:01" },
  * });
  */
-export class Node extends pulumi.dynamic.Resource {
-  declare readonly name: pulumi.Output<string>;
+export class Node extends AttributeObjectResource {
   declare readonly groups: pulumi.Output<string[]>;
-  declare readonly attributes: pulumi.Output<Record<string, string>>;
-  /** Everything xCAT reports for the node, including inherited values, without passwords. */
-  declare readonly allAttributes: pulumi.Output<Record<string, string>>;
 
   constructor(name: string, args: NodeArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = attributeObjectProps(
-      opts,
+    super(
+      provider,
+      "Node",
+      name,
       { name: args.name ?? name, groups: args.groups },
       args as AttributeObjectArgs,
+      opts,
     );
-    super(provider, name, props, resourceOptions(opts, ["secretAttributes"]), "xcat", "Node");
   }
 
   /** Reads an existing node by its name; every attribute xCAT reports is taken as declared. */
