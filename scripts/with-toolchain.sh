@@ -69,10 +69,9 @@ elif [ ! -f "$repo_root/dist/index.js" ]; then
   (cd "$repo_root" && npm run --silent build >&2) || die "build failed"
 fi
 
-# Programs in this repository (the demo lab, examples) are run by Pulumi with the repository as
-# their project directory; Pulumi's dynamic-provider host then resolves `pulumi-xcat` from
-# node_modules, so link this checkout there, as an install of the package would place it.
-[ -e "$repo_root/node_modules/pulumi-xcat" ] || ln -s .. "$repo_root/node_modules/pulumi-xcat"
+# The build links this checkout into node_modules as an install would (scripts/link-self.mjs);
+# checkouts built before that script existed get the links here.
+node "$repo_root/scripts/link-self.mjs"
 
 # --- 3. Pulumi CLI ----------------------------------------------------------------------------
 sdk_version=$(node -p 'require(process.argv[1]).version' "$repo_root/node_modules/@pulumi/pulumi/package.json")
