@@ -23,10 +23,11 @@ import { type CheckOutcome, type CommonInputs, ResourceConflictError, type Resou
 import {
   attributeMapProblems,
   booleanProblems,
+  connectionProblems,
+  failuresOn,
   type InputFailure,
   isPlainObject,
   isUnknown,
-  stringProblems,
 } from "./validation";
 
 /** The operations of one object type, as the client offers them. */
@@ -111,10 +112,6 @@ function desiredAttributes(
   return { ...desired, ...inputs.attributes, ...inputs.secretAttributes };
 }
 
-function problemsToFailures(property: string, problems: readonly string[]): InputFailure[] {
-  return problems.map((reason) => ({ property, reason }));
-}
-
 /** Builds the spec of an attribute-map object type from its definition. */
 export function attributeObjectSpec(
   definition: AttributeObjectDefinition,
@@ -129,7 +126,7 @@ export function attributeObjectSpec(
   function check(news: Readonly<Record<string, unknown>>): CheckOutcome<AttributeObjectInputs> {
     const failures: InputFailure[] = [];
     const add = (property: string, problems: readonly string[]) =>
-      failures.push(...problemsToFailures(property, problems));
+      failures.push(...failuresOn(property, problems));
 
     add(definition.idInput, definition.idProblems(news[definition.idInput]));
     for (const field of definition.fields) {
@@ -313,21 +310,4 @@ export function attributeObjectSpec(
       await definition.afterDelete?.(client, id);
     },
   };
-}
-
-/** Problems with a `connection` input. */
-export function connectionProblems(value: unknown): string[] {
-  if (value === undefined || isUnknown(value)) return [];
-  if (!isPlainObject(value)) return [`connection must be an object with at least a url, got ${typeof value}`];
-  const problems = stringProblems(value.url, "connection.url");
-  for (const key of ["username", "password", "token", "caCert"] as const) {
-    if (value[key] !== undefined) problems.push(...stringProblems(value[key], `connection.${key}`));
-  }
-  problems.push(...booleanProblems(value.insecure, "connection.insecure"));
-  const known = new Set(["url", "username", "password", "token", "caCert", "insecure"]);
-  for (const key of Object.keys(value)) {
-    if (!known.has(key))
-      problems.push(`connection: unknown setting '${key}' (known: ${[...known].join(", ")})`);
-  }
-  return problems;
 }

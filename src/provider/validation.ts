@@ -19,6 +19,11 @@ export interface InputFailure {
   readonly reason: string;
 }
 
+/** The failures of one property, one per problem. */
+export function failuresOn(property: string, problems: readonly string[]): InputFailure[] {
+  return problems.map((reason) => ({ property, reason }));
+}
+
 /** Characters that would change the REST path or the noderange if they were part of a name. */
 const FORBIDDEN_NAME_PARTS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\//, "'/'"],
@@ -261,4 +266,21 @@ function editDistance(a: string, b: string, limit: number): number {
     previous = current;
   }
   return previous[b.length] ?? limit;
+}
+
+/** Problems with a `connection` input. */
+export function connectionProblems(value: unknown): string[] {
+  if (value === undefined || isUnknown(value)) return [];
+  if (!isPlainObject(value)) return [`connection must be an object with at least a url, got ${typeof value}`];
+  const problems = stringProblems(value.url, "connection.url");
+  for (const key of ["username", "password", "token", "caCert"] as const) {
+    if (value[key] !== undefined) problems.push(...stringProblems(value[key], `connection.${key}`));
+  }
+  problems.push(...booleanProblems(value.insecure, "connection.insecure"));
+  const known = new Set(["url", "username", "password", "token", "caCert", "insecure"]);
+  for (const key of Object.keys(value)) {
+    if (!known.has(key))
+      problems.push(`connection: unknown setting '${key}' (known: ${[...known].join(", ")})`);
+  }
+  return problems;
 }

@@ -5,6 +5,7 @@
  * injected faults and latency.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
 import { XCAT_CONTENT_TYPE } from "../../contract/envelope";
 import { connectionFailure, SERVICE_UNAVAILABLE, SSL_TIMEOUT } from "../../contract/messages";
 import type { Fault, FaultPlan } from "../faults";
@@ -90,10 +91,6 @@ function send(res: ServerResponse, status: number, contentType: string, body: st
   const bytes = Buffer.from(body, "utf8");
   res.writeHead(status, { "Content-Type": contentType, "Content-Length": bytes.length });
   res.end(bytes);
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** The request listener for node:http / node:https servers. */

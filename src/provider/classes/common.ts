@@ -4,6 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { isSecretAttribute, splitSecretAttributes } from "../attributes";
+import { isPlainObject } from "../validation";
 
 /**
  * Where to reach xCAT, for programs that manage more than one management node. Without it a
@@ -44,7 +45,7 @@ export function attributeInputs(attributes: pulumi.Input<Record<string, pulumi.I
   // Not a map at all (a JavaScript caller's string, number or array): pass it on untouched so
   // check() reports "attributes must be an object", instead of splitting a string into one
   // "attribute" per character.
-  if (attributes !== undefined && !isMapLike(attributes)) {
+  if (attributes !== undefined && !isPlainObject(attributes)) {
     return { attributes, secretAttributes: pulumi.secret({}) };
   }
   if (
@@ -62,16 +63,11 @@ export function attributeInputs(attributes: pulumi.Input<Record<string, pulumi.I
   // The map itself is an output or a promise: its keys are only known once it resolves.
   const all = pulumi.output(attributes) as pulumi.Output<Record<string, string>>;
   return {
-    attributes: all.apply((values) => (isMapLike(values) ? splitSecretAttributes(values).plain : values)),
+    attributes: all.apply((values) => (isPlainObject(values) ? splitSecretAttributes(values).plain : values)),
     secretAttributes: pulumi.secret(
-      all.apply((values) => (isMapLike(values) ? splitSecretAttributes(values).secret : {})),
+      all.apply((values) => (isPlainObject(values) ? splitSecretAttributes(values).secret : {})),
     ),
   };
-}
-
-/** An object that can be a map of attributes, or an Output or promise that may resolve to one. */
-function isMapLike(value: unknown): boolean {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function isPromise(value: unknown): value is Promise<unknown> {

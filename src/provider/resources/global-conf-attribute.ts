@@ -4,9 +4,14 @@
  * it found, and delete puts that value back, or removes the attribute when there was none.
  */
 import type { XcatClient } from "../../client";
-import { connectionProblems } from "../attribute-object";
 import type { CommonInputs, ResourceSpec } from "../spec";
-import { type InputFailure, nameProblems, stringProblems } from "../validation";
+import {
+  connectionProblems,
+  failuresOn,
+  type InputFailure,
+  nameProblems,
+  stringProblems,
+} from "../validation";
 
 export interface GlobalConfAttributeInputs extends CommonInputs {
   readonly name: string;
@@ -29,12 +34,12 @@ export const globalConfAttributeSpec: ResourceSpec<GlobalConfAttributeInputs, Gl
 
   check(news) {
     const failures: InputFailure[] = [
-      ...nameProblems(news.name, "name").map((reason) => ({ property: "name", reason })),
+      ...failuresOn("name", nameProblems(news.name, "name")),
       ...stringProblems(news.value, "value").map((reason) => ({
         property: "value",
         reason: `${reason} (to remove a site attribute, delete the resource)`,
       })),
-      ...connectionProblems(news.connection).map((reason) => ({ property: "connection", reason })),
+      ...failuresOn("connection", connectionProblems(news.connection)),
     ];
     if (failures.length > 0) return { failures };
     const inputs = { name: news.name, value: news.value } as GlobalConfAttributeInputs;

@@ -1,6 +1,12 @@
 import { attributeObjectSpec } from "../attribute-object";
 import { objectApi } from "../object-api";
-import { ipv4Problems, nameProblems, netmaskProblems, networkAddressProblems } from "../validation";
+import {
+  failuresOn,
+  ipv4Problems,
+  nameProblems,
+  netmaskProblems,
+  networkAddressProblems,
+} from "../validation";
 
 /**
  * `xcat:Network`: a network definition. `net` and `mask` are its own inputs because xCAT needs
@@ -30,8 +36,7 @@ export const networkSpec = attributeObjectSpec({
       fromAttribute: (value) => value,
     },
   ],
-  crossProblems: (news) =>
-    networkAddressProblems(news.net, news.mask, "net").map((reason) => ({ property: "net", reason })),
+  crossProblems: (news) => failuresOn("net", networkAddressProblems(news.net, news.mask, "net")),
   createMode: "create",
   unsetIsConflict: true,
   api: (client) => objectApi(client.networks),

@@ -5,11 +5,12 @@
  */
 import type { XcatClient } from "../../client";
 import { tableSchema } from "../../contract/schema";
-import { connectionProblems } from "../attribute-object";
 import { attributeChanges, differingAttributes, managedValues, sameAttributes } from "../attributes";
 import { type CommonInputs, ResourceConflictError, type ResourceSpec } from "../spec";
 import {
   booleanProblems,
+  connectionProblems,
+  failuresOn,
   type InputFailure,
   isPlainObject,
   isUnknown,
@@ -73,23 +74,18 @@ export const tableRowSpec: ResourceSpec<TableRowInputs, TableRowOutputs> = {
 
   check(news) {
     const { table, keys } = tableKeyProblems(news.table, news.keys);
-    const failures: InputFailure[] = [
-      ...table.map((reason) => ({ property: "table", reason })),
-      ...keys.map((reason) => ({ property: "keys", reason })),
-    ];
+    const failures: InputFailure[] = [...failuresOn("table", table), ...failuresOn("keys", keys)];
     const values = news.values;
     if (typeof news.table === "string" && table.length === 0) {
       if (values === undefined || (isPlainObject(values) && Object.keys(values).length === 0)) {
         failures.push({ property: "values", reason: "values must set at least one column" });
       } else {
-        failures.push(
-          ...tableValueProblems(news.table, values).map((reason) => ({ property: "values", reason })),
-        );
+        failures.push(...failuresOn("values", tableValueProblems(news.table, values)));
       }
     }
     failures.push(
-      ...booleanProblems(news.adopt, "adopt").map((reason) => ({ property: "adopt", reason })),
-      ...connectionProblems(news.connection).map((reason) => ({ property: "connection", reason })),
+      ...failuresOn("adopt", booleanProblems(news.adopt, "adopt")),
+      ...failuresOn("connection", connectionProblems(news.connection)),
     );
     if (failures.length > 0) return { failures };
     return {

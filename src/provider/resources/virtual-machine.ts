@@ -8,11 +8,12 @@
  * inventory lists them ("Disk vda: 20 GB"). A guest with no disks is taken as not existing.
  */
 import { isNotFound, type XcatClient } from "../../client";
-import { connectionProblems } from "../attribute-object";
 import { type CommonInputs, ResourceConflictError, type ResourceSpec } from "../spec";
 import {
   booleanProblems,
+  connectionProblems,
   describe,
+  failuresOn,
   type InputFailure,
   isUnknown,
   nameProblems,
@@ -133,7 +134,7 @@ export const virtualMachineSpec: ResourceSpec<VirtualMachineInputs, VirtualMachi
   check(news) {
     const failures: InputFailure[] = [];
     const add = (property: string, problems: readonly string[]) =>
-      failures.push(...problems.map((reason) => ({ property, reason })));
+      failures.push(...failuresOn(property, problems));
     add("node", nodeNameProblems(news.node, "node"));
     add("cpus", positiveIntegerProblems(news.cpus, "cpus"));
     add("memoryMiB", positiveIntegerProblems(news.memoryMiB, "memoryMiB"));

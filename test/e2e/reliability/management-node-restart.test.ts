@@ -5,9 +5,11 @@
  * than the retry budget fails the resources in flight with a message that says what happened,
  * and the next `pulumi up` converges. Either way xCAT ends with exactly the program's nodes.
  */
+
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../../src/emulator";
 import type { PulumiWorkspace } from "../support/pulumi-workspace";
@@ -20,8 +22,6 @@ import {
   scaleWorkspace,
   waitFor,
 } from "./support";
-
-const sleep = (ms: number) => new Promise((resolvePromise) => setTimeout(resolvePromise, ms));
 
 describe("the management node restarts during a run", () => {
   let dataDir: string;

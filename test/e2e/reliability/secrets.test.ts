@@ -7,8 +7,10 @@
  * error bodies echo what it was sent (token header, password, BMC password), in JSON, HTML, and
  * as bare values.
  */
+
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../../src/emulator";
 import type { PulumiWorkspace } from "../support/pulumi-workspace";
@@ -24,7 +26,6 @@ import {
 
 const WRONG_PASSWORD = "wrong-pw-5e0a93c7";
 const TOKEN_TTL_SECONDS = 3;
-const sleep = (ms: number) => new Promise((resolvePromise) => setTimeout(resolvePromise, ms));
 
 /** Every file below `dir` with its text. */
 async function filesBelow(dir: string): Promise<Array<{ file: string; text: string }>> {
