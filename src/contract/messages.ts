@@ -54,8 +54,6 @@ export const invalidObjectName = (name: string) =>
   `The object name '${name}' is invalid, Cannot use '.' in node name.`;
 export const couldNotFindNode = (node: string) =>
   `Could not find a node named '${node}', skipping to the next node.`;
-export const onlyIfValueRequired = (attribute: string, condition: string) =>
-  `Cannot set the '${attribute}' attribute unless a value is provided for '${condition}'.`;
 export const onlyIfValueMismatch = (attribute: string, condition: string, value: string) =>
   `Cannot set the attr='${attribute}' attribute unless ${condition} value is ${value}.`;
 

@@ -164,16 +164,64 @@ describe("nodes", () => {
   });
 
   it("only_if attributes need their condition: bmc needs mgt=ipmi or openbmc (§5.2)", async () => {
-    const bad = await call(env.xcat, "PUT", "/nodes/n1", { body: { bmc: "10.1.0.1" } });
+    // DBobjUtils.pm validate_only_if_attrs (2809-2869) lists every accepted value, sorted.
+    const bad = await call(env.xcat, "PUT", "/nodes/n1", { body: { bmc: "10.1.0.1", usercomment: "x" } });
     expect(bad.status).toBe(403);
     expect((bad.json as { error: string[] }).error[0]).toBe(
-      "Cannot set the attr='bmc' attribute unless mgt value is ipmi.",
+      "Cannot set the attr='bmc' attribute unless mgt value is ipmi or openbmc.",
     );
+    // setobjdefs skips an object that fails the check (DBobjUtils.pm 969-978): nothing of it is written.
+    expect(env.xcat.state.getObject("node", "n1")?.usercomment).toBeUndefined();
     expect(
       (await call(env.xcat, "PUT", "/nodes/n1", { body: { mgt: "openbmc", bmc: "10.1.0.1" } })).status,
     ).toBe(200);
     expect(env.xcat.state.getRows("openbmc")).toContainEqual({ node: "n1", bmc: "10.1.0.1" });
     expect(env.xcat.state.getObject("node", "n1")?.bmc).toBe("10.1.0.1");
+  });
+
+  it("clearing mgt and the BMC attributes in one PUT is allowed, as the stored mgt still holds (issue #16)", async () => {
+    // DBobjUtils.pm _only_if_value_matches (2871-2887) checks the request, the stored object and
+    // the request's groups each on its own: a cleared mgt in the request does not hide the stored
+    // mgt=ipmi that bmcusername's condition needs. Measured on xCAT 2.19 (issue #16).
+    await call(env.xcat, "POST", "/nodes/b1", {
+      body: { groups: "all", mgt: "ipmi", bmc: "10.1.0.9", bmcusername: "ADMIN", bmcpassword: "x" },
+    });
+    const cleared = await call(env.xcat, "PUT", "/nodes/b1", {
+      body: { mgt: "", bmc: "", bmcusername: "", bmcpassword: "" },
+    });
+    expect(cleared.status).toBe(200);
+    const after = env.xcat.state.getObject("node", "b1") ?? {};
+    expect([after.mgt, after.bmc, after.bmcusername, after.bmcpassword]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    // Once mgt is gone, clearing bmcusername alone is refused, worded as xCAT 2.19 words it.
+    const alone = await call(env.xcat, "PUT", "/nodes/b1", { body: { bmcusername: "" } });
+    expect(alone.status).toBe(403);
+    expect((alone.json as { error: string[] }).error[0]).toBe(
+      "Cannot set the attr='bmcusername' attribute unless mgt value is ipmi or openbmc.",
+    );
+    expect((await call(env.xcat, "DELETE", "/nodes/b1")).status).toBe(200);
+  });
+
+  it("a group's mgt and BMC attributes clear together, so a Group can be torn down (issue #16)", async () => {
+    const set = await call(env.xcat, "PUT", "/groups/bmcgrp", {
+      body: { mgt: "ipmi", bmcusername: "ADMIN", bmcpassword: "secret" },
+    });
+    expect(set.status).toBe(200);
+    expect(env.xcat.state.getRows("ipmi")).toContainEqual({
+      node: "bmcgrp",
+      username: "ADMIN",
+      password: "secret",
+    });
+    const cleared = await call(env.xcat, "PUT", "/groups/bmcgrp", {
+      body: { mgt: "", bmcusername: "", bmcpassword: "" },
+    });
+    expect(cleared.status).toBe(200);
+    const group = env.xcat.state.getObject("group", "bmcgrp") ?? {};
+    expect([group.mgt, group.bmcusername, group.bmcpassword]).toEqual([undefined, undefined, undefined]);
   });
 
   it("a node name with a dot is rejected (§1.3)", async () => {

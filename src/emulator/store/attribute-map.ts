@@ -104,6 +104,48 @@ export function chooseMapping(
   return plain;
 }
 
+/**
+ * Where chdef/mkdef store an attribute (DBobjUtils.pm setobjdefs): in every conditional mapping
+ * whose condition holds, else in the unconditional one. `holds` answers for the object's
+ * condition sources together (see {@link OnlyIfSources}). Empty when nothing applies.
+ */
+export function writeMappings(
+  mappings: readonly ResolvedMapping[],
+  holds: (attribute: string, value: string) => boolean,
+): ResolvedMapping[] {
+  const conditional = mappings.filter(
+    (m) => m.onlyIf && m.onlyIf.attribute !== m.attribute && holds(m.onlyIf.attribute, m.onlyIf.value),
+  );
+  if (conditional.length > 0) return conditional;
+  const plain = mappings.find((m) => !m.onlyIf);
+  return plain ? [plain] : [];
+}
+
+/**
+ * The values an only_if condition is checked against when an object is written, each on its own
+ * (DBobjUtils.pm `_only_if_value_matches`, 2871-2887): the request, then what the object has now
+ * (with what it inherits), then the groups the request puts a node in. A condition holds when
+ * any of them matches; so clearing `mgt` and `bmcusername` in one request is allowed, because the
+ * stored `mgt` still satisfies the condition of `bmcusername` (issue #16).
+ */
+export interface OnlyIfSources {
+  readonly request: ReadonlyMap<string, string>;
+  readonly stored: Readonly<Record<string, string>> | undefined;
+  /** Only when the request sets `groups` (DBobjUtils.pm 942-953 reads groups from the request). */
+  readonly groups: readonly Readonly<Record<string, string>>[];
+}
+
+/** Whether `attribute` matches `value` in any source, as Perl's `/\b\Q$value\E\b/` does. */
+export function onlyIfHolds(sources: OnlyIfSources, attribute: string, value: string): boolean {
+  const word = new RegExp(`\\b${value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`);
+  const matches = (candidate: string | undefined) => candidate !== undefined && word.test(candidate);
+  return (
+    matches(sources.request.get(attribute)) ||
+    matches(sources.stored?.[attribute]) ||
+    sources.groups.some((group) => matches(group[attribute]))
+  );
+}
+
 /** The attributes that decide `only_if` conditions of a type (mgt, nodetype, imagetype...). */
 export function conditionAttributes(map: TypeMap): string[] {
   const names = new Set<string>();

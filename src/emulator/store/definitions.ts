@@ -20,12 +20,11 @@ import {
   networkNetMaskExists,
   ONE_OR_MORE_ERRORS,
   onlyIfValueMismatch,
-  onlyIfValueRequired,
   SKIPPING_TO_NEXT_ATTRIBUTE,
   ZERO_DEFINITIONS_CHANGED,
 } from "../../contract/messages";
 import { isKnownAttribute, type ObjectType } from "../../contract/schema";
-import { chooseMapping, type RowSource, typeMap } from "./attribute-map";
+import { type OnlyIfSources, onlyIfHolds, type RowSource, typeMap, writeMappings } from "./attribute-map";
 import type { Database } from "./database";
 import { CommandError, ErrorList } from "./errors";
 import { type NodeIndex, splitList } from "./node-index";
@@ -179,9 +178,9 @@ export class Definitions {
     const request = new Map(valid);
     let changed = 0;
     this.#db.transaction(() => {
-      const stored = this.#reader.read(type, names);
+      const storedObjects = this.#reader.read(type, names);
       for (const name of names) {
-        const current = stored.get(name);
+        const current = storedObjects.get(name);
         const exists = current !== undefined || (type === "site" && name === "clustersite");
         if (command === "mkdef" && exists && !options.force) {
           // Other types only warn (dropped); networks report an error of their own (§9.4).
@@ -190,13 +189,20 @@ export class Definitions {
         }
         if (command === "mkdef" && exists && options.force && type !== "site") this.#removeRows(type, [name]);
         const creating = command === "mkdef" || !exists;
-        const context = this.#context(type, command === "mkdef" ? undefined : current, request);
-        const objectErrors = this.#checkObject(type, name, creating, request, context);
+        const stored = command === "mkdef" ? undefined : current;
+        const assignments = this.#withDefaults(command, type, creating, stored, request);
+        const context = this.#context(type, stored, assignments);
+        const sources = this.#onlyIfSources(type, stored, assignments);
+        const objectErrors = [
+          ...this.#checkObject(type, name, creating, assignments, context),
+          ...onlyIfFailures(type, assignments, sources),
+        ];
         if (objectErrors.length > 0) {
+          // setobjdefs skips an object that fails validation: none of its attributes are written.
           errors.add(...objectErrors);
           continue;
         }
-        errors.add(...this.#apply(command, type, name, creating, request, context));
+        errors.add(...this.#apply(type, name, creating, assignments, sources));
         changed++;
       }
     });
@@ -205,9 +211,43 @@ export class Definitions {
     errors.throwIfAny();
   }
 
+  /** chdef gives a new osimage imagetype=NIM (DBdefs 3011-3015); mkdef leaves it unset. */
+  #withDefaults(
+    command: "mkdef" | "chdef",
+    type: ObjectType,
+    creating: boolean,
+    stored: ObjectAttributes | undefined,
+    request: ReadonlyMap<string, string>,
+  ): ReadonlyMap<string, string> {
+    if (
+      type !== "osimage" ||
+      !creating ||
+      command !== "chdef" ||
+      request.has("imagetype") ||
+      stored?.imagetype
+    )
+      return request;
+    return new Map([...request, ["imagetype", "NIM"]]);
+  }
+
+  /** Where only_if conditions are looked up, each source on its own (see {@link OnlyIfSources}). */
+  #onlyIfSources(
+    type: ObjectType,
+    stored: ObjectAttributes | undefined,
+    request: ReadonlyMap<string, string>,
+  ): OnlyIfSources {
+    const requested = request.get("groups");
+    const groups =
+      type === "node" && requested !== undefined
+        ? [...this.#reader.read("group", splitList(requested)).values()]
+        : [];
+    return { request, stored, groups };
+  }
+
   /**
-   * The attribute values that decide only_if conditions: the request over the stored object; for
-   * nodes also the values of the groups the node is (or will be) in (DBobjUtils ~1040-1275).
+   * The object's values as they will be: the request over the stored object; for nodes also the
+   * values of the groups the node is (or will be) in. Decides required attributes (groups, net,
+   * mask), not only_if conditions, which look at each source on its own.
    */
   #context(
     type: ObjectType,
@@ -255,14 +295,13 @@ export class Definitions {
     return [];
   }
 
-  /** Writes the attributes of one object; returns only_if failures (the rest is still written). */
+  /** Writes the attributes of one object that passed validation; returns member errors of groups. */
   #apply(
-    command: "mkdef" | "chdef",
     type: ObjectType,
     name: string,
     creating: boolean,
     request: ReadonlyMap<string, string>,
-    context: Map<string, string>,
+    sources: OnlyIfSources,
   ): string[] {
     if (type === "site") {
       for (const [key, value] of request) {
@@ -274,13 +313,6 @@ export class Definitions {
     const errors: string[] = [];
     const map = typeMap(type);
     const assignments = new Map(request);
-    if (type === "osimage" && creating && !context.get("imagetype")) {
-      // chdef gives a new osimage imagetype=NIM (DBdefs 3011-3015); mkdef leaves it unset.
-      if (!assignments.has("imagetype") && command === "chdef") {
-        assignments.set("imagetype", "NIM");
-        context.set("imagetype", "NIM");
-      }
-    }
     let members: string[] | undefined;
     if (type === "group") {
       const membersValue = assignments.get("members");
@@ -291,27 +323,16 @@ export class Definitions {
       }
     }
     const bySource = new Map<RowSource, Record<string, string | null>>();
+    const holds = (attribute: string, value: string) => onlyIfHolds(sources, attribute, value);
     for (const [attribute, value] of assignments) {
-      const mappings = map.attributes.get(attribute) ?? [];
-      const mapping = chooseMapping(mappings, (a) => context.get(a));
-      if (!mapping) {
-        const condition = mappings.find((m) => m.onlyIf)?.onlyIf;
-        if (condition) {
-          const current = context.get(condition.attribute);
-          errors.push(
-            current
-              ? onlyIfValueMismatch(attribute, condition.attribute, condition.value)
-              : onlyIfValueRequired(attribute, condition.attribute),
-          );
+      for (const mapping of writeMappings(map.attributes.get(attribute) ?? [], holds)) {
+        let values = bySource.get(mapping.source);
+        if (!values) {
+          values = {};
+          bySource.set(mapping.source, values);
         }
-        continue;
+        values[mapping.column] = value === "" ? null : value;
       }
-      let values = bySource.get(mapping.source);
-      if (!values) {
-        values = {};
-        bySource.set(mapping.source, values);
-      }
-      values[mapping.column] = value === "" ? null : value;
     }
     for (const [source, values] of bySource) {
       if (!source.nameColumn) continue;
@@ -381,4 +402,45 @@ export class Definitions {
   exists(type: ObjectType, name: string): boolean {
     return this.#reader.exists(type, name);
   }
+}
+
+/**
+ * DBobjUtils.pm `validate_only_if_attrs` (2809-2869): an attribute that is stored only under a
+ * condition (`bmc` needs mgt=ipmi or openbmc) fails when no condition of it holds in any source
+ * and it has no unconditional column. The accepted values are gathered per condition attribute
+ * over the whole request and listed sorted, as xCAT words it:
+ * `Cannot set the attr='bmc' attribute unless mgt value is ipmi or openbmc.`
+ */
+function onlyIfFailures(
+  type: ObjectType,
+  request: ReadonlyMap<string, string>,
+  sources: OnlyIfSources,
+): string[] {
+  if (type === "site") return [];
+  const map = typeMap(type);
+  const accepted = new Map<string, Set<string>>();
+  const invalid = new Map<string, string>();
+  for (const attribute of request.keys()) {
+    const mappings = map.attributes.get(attribute) ?? [];
+    if (mappings.length === 0 || mappings.some((m) => !m.onlyIf)) continue;
+    let valid = false;
+    for (const { onlyIf } of mappings) {
+      if (!onlyIf) continue;
+      if (onlyIfHolds(sources, onlyIf.attribute, onlyIf.value)) {
+        valid = true;
+        break;
+      }
+      invalid.set(attribute, onlyIf.attribute);
+      let values = accepted.get(onlyIf.attribute);
+      if (!values) {
+        values = new Set();
+        accepted.set(onlyIf.attribute, values);
+      }
+      values.add(onlyIf.value);
+    }
+    if (valid) invalid.delete(attribute);
+  }
+  return [...invalid].map(([attribute, condition]) =>
+    onlyIfValueMismatch(attribute, condition, [...(accepted.get(condition) ?? [])].sort().join(" or ")),
+  );
 }
