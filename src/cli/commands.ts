@@ -1,0 +1,18 @@
+/**
+ * The subcommands of `pulumi-xcat`, one row each. A subcommand's module exports
+ * `run(argv): Promise<number>` (the exit code) and prints its own `--help`.
+ */
+
+/** What a subcommand module offers. */
+export interface CliCommandModule {
+  run(argv: readonly string[]): Promise<number>;
+}
+
+export interface CliCommand {
+  readonly name: string;
+  /** One line for `pulumi-xcat --help`. */
+  readonly summary: string;
+  readonly load: () => Promise<CliCommandModule>;
+}
+
+export const commands: readonly CliCommand[] = [];
