@@ -3,7 +3,6 @@
  * imgexport, rmimage (xcat-behavior.md §1.2 osimages). Boot state lives in chain.currstate and
  * the node's provisioning attributes, so the table and object views agree.
  */
-import { nodeError } from "../../contract/messages";
 import type { Database } from "./database";
 import type { Definitions } from "./definitions";
 import { CommandError } from "./errors";
@@ -57,12 +56,14 @@ export class Provisioning {
   setBootstate(nodes: readonly string[], request: { state?: string; osimage?: string }): void {
     if (request.osimage !== undefined) {
       const image = this.#defs.object("osimage", request.osimage);
+      // destiny.pm:294-305: the image is looked up once for the whole range; nothing is changed.
       if (!image) {
-        throw new CommandError(
-          nodes.map((n) => nodeError(n, `Cannot find the osimage ${request.osimage} on the osimage table.`)),
-        );
+        throw new CommandError([`Cannot find the OS image ${request.osimage} in the osimage table.`]);
       }
-      const provmethod = image.provmethod ?? "install";
+      if (!image.provmethod) {
+        throw new CommandError([`osimage.provmethod for ${request.osimage} must be set.`]);
+      }
+      const provmethod = image.provmethod;
       const osvers = image.osvers ?? "";
       const osarch = image.osarch ?? "";
       const profile = image.profile ?? "";
