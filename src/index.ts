@@ -6,6 +6,7 @@
 
 export * from "./client";
 export type { ConnectionArgs } from "./provider/classes/common";
+export { Deployment, type DeploymentArgs, type DeploymentNodeState } from "./provider/classes/deployment";
 export { GlobalConfAttribute, type GlobalConfAttributeArgs } from "./provider/classes/global-conf-attribute";
 export { Group, type GroupArgs } from "./provider/classes/group";
 export { Network, type NetworkArgs } from "./provider/classes/network";

@@ -10,6 +10,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { isXcatError } from "../client";
 import { ProviderConfigError } from "./config";
 import { makeProvider } from "./make-provider";
+import { deploymentSpec } from "./resources/deployment";
 import { echoImplementation } from "./resources/echo";
 import { globalConfAttributeSpec } from "./resources/global-conf-attribute";
 import { groupSpec } from "./resources/group";
@@ -33,6 +34,7 @@ const implementations: Readonly<Record<string, Implementation>> = {
   "xcat:GlobalConfAttribute": makeProvider(globalConfAttributeSpec),
   "xcat:TableRow": makeProvider(tableRowSpec),
   "xcat:VirtualMachine": makeProvider(virtualMachineSpec),
+  "xcat:Deployment": makeProvider(deploymentSpec),
 };
 
 function implementationFor(kind: string): Implementation {
