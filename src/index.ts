@@ -13,6 +13,7 @@ export { Network, type NetworkArgs } from "./provider/classes/network";
 export { Node, type NodeArgs } from "./provider/classes/node";
 export { Osimage, type OsimageArgs } from "./provider/classes/osimage";
 export { Policy, type PolicyArgs } from "./provider/classes/policy";
+export { PowerState, type PowerStateArgs } from "./provider/classes/power-state";
 export { TableRow, type TableRowArgs } from "./provider/classes/table-row";
 export { VirtualMachine, type VirtualMachineArgs } from "./provider/classes/virtual-machine";
 export { Echo, type EchoArgs } from "./provider/resources/echo-resource";

@@ -18,6 +18,7 @@ import { networkSpec } from "./resources/network";
 import { nodeSpec } from "./resources/node";
 import { osimageSpec } from "./resources/osimage";
 import { policySpec } from "./resources/policy";
+import { powerStateSpec } from "./resources/power-state";
 import { tableRowSpec } from "./resources/table-row";
 import { virtualMachineSpec } from "./resources/virtual-machine";
 import { ResourceConflictError } from "./spec";
@@ -35,6 +36,7 @@ const implementations: Readonly<Record<string, Implementation>> = {
   "xcat:TableRow": makeProvider(tableRowSpec),
   "xcat:VirtualMachine": makeProvider(virtualMachineSpec),
   "xcat:Deployment": makeProvider(deploymentSpec),
+  "xcat:PowerState": makeProvider(powerStateSpec),
 };
 
 function implementationFor(kind: string): Implementation {

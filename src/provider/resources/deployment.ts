@@ -8,10 +8,10 @@
  * Refresh reads each node's image (nodetype.provmethod) and status: a node re-imaged with another
  * image shows as not done, a node powered off shows its new status; nothing is acted on until `up`.
  */
-import { isNotFound, isXcatError, type XcatClient } from "../../client";
+import { isNotFound, type XcatClient } from "../../client";
 import { type DeployPlan, deploy, failureSummary, type NodeState } from "../deploy";
 import { batches, compactNoderange } from "../node-batches";
-import { type CommonInputs, PartialFailureError, ResourceConflictError, type ResourceSpec } from "../spec";
+import { type CommonInputs, PartialFailureError, type ResourceSpec } from "../spec";
 import {
   connectionProblems,
   describe,
@@ -19,9 +19,9 @@ import {
   type InputFailure,
   isUnknown,
   nameProblems,
-  nodeNameProblems,
   positiveIntegerProblems,
 } from "../validation";
+import { expandNodes, nodesInputProblems, rangeOf } from "./node-set";
 
 const KIND = "xcat:Deployment";
 
@@ -54,26 +54,6 @@ export const DEPLOYMENT_DEFAULTS = {
 /** Progress lines: the dynamic provider's stderr reaches the `pulumi up` output (v3.146+). */
 function reportToStderr(line: string): void {
   process.stderr.write(`${KIND} ${line}\n`);
-}
-
-/** The noderange text of the `nodes` input. */
-function rangeOf(nodes: string | readonly string[]): string {
-  return typeof nodes === "string" ? nodes : compactNoderange(nodes);
-}
-
-/** The node names of the range (nodels); a name that is no node is reported on `nodes`. */
-async function expand(client: XcatClient, nodes: string | readonly string[]): Promise<string[]> {
-  try {
-    return await client.nodes.nodels(rangeOf(nodes));
-  } catch (error) {
-    // nodels answers 403 "Invalid nodes and/or groups in noderange: x" for a name that is no node.
-    if (isNotFound(error) || (isXcatError(error) && /Invalid nodes/.test(error.message))) {
-      throw new ResourceConflictError(
-        `${KIND}: nodes: ${error.messages.join("; ") || error.message}. Define the nodes first (xcat.Node) or fix the noderange.`,
-      );
-    }
-    throw error;
-  }
 }
 
 function planFor(inputs: DeploymentInputs, nodes: readonly string[]): DeployPlan {
@@ -121,22 +101,6 @@ function positiveNumberProblems(value: unknown, what: string): string[] {
   return [];
 }
 
-function nodesProblems(value: unknown): string[] {
-  if (isUnknown(value)) return [];
-  if (typeof value === "string") {
-    if (value.trim() === "") return ["nodes must not be empty"];
-    return /[/?#%\s]/.test(value)
-      ? [
-          `nodes '${value}' must not contain '/', '?', '#', '%' or whitespace (it is a noderange or a list of names)`,
-        ]
-      : [];
-  }
-  if (!Array.isArray(value) || value.length === 0) {
-    return [`nodes must be a noderange or a non-empty list of node names, got ${describe(value)}`];
-  }
-  return value.flatMap((node, index) => nodeNameProblems(node, `nodes[${index}]`));
-}
-
 /** Builds the spec; `report` receives progress lines (stderr by default). */
 export function deploymentSpecWith(
   report: (line: string) => void,
@@ -148,7 +112,7 @@ export function deploymentSpecWith(
       const failures: InputFailure[] = [];
       const add = (property: string, problems: readonly string[]) =>
         failures.push(...failuresOn(property, problems));
-      add("nodes", nodesProblems(news.nodes));
+      add("nodes", nodesInputProblems(news.nodes));
       add("osimage", nameProblems(news.osimage, "osimage"));
       add("waitFor", enumProblems(news.waitFor, "waitFor", ["booted", "none"]));
       add("timeoutMinutes", positiveNumberProblems(news.timeoutMinutes, "timeoutMinutes"));
@@ -198,7 +162,7 @@ export function deploymentSpecWith(
 
     async create(client, inputs) {
       const id = rangeOf(inputs.nodes);
-      const names = await expand(client, inputs.nodes);
+      const names = await expandNodes(client, KIND, inputs.nodes);
       return { id, outputs: await deployOnto(client, id, inputs, names, {}, report) };
     },
 
@@ -243,7 +207,7 @@ export function deploymentSpecWith(
     },
 
     async update(client, id, olds, news) {
-      const names = await expand(client, news.nodes);
+      const names = await expandNodes(client, KIND, news.nodes);
       const previous = olds.nodeStates ?? {};
       const imageChanged = olds.osimage !== news.osimage;
       const targets = imageChanged ? names : names.filter((node) => previous[node]?.deployed !== true);
