@@ -224,6 +224,36 @@ describe("xcat:Deployment provider", () => {
     });
   });
 
+  describe("at scale", () => {
+    beforeEach(async () => {
+      h = await providerHarness({ bootSeconds: 0.2 });
+      await defineCluster(h, "n[0001-1000]");
+    });
+
+    it("deploys 1,000 nodes with at most 0.05 action requests per node and one status read per batch per poll", async () => {
+      const before = h.emulator.stats().byRoute;
+      const { outs } = await h.createChecked(KIND, {
+        nodes: "n[0001-1000]",
+        osimage: "rhels9-compute",
+        pollSeconds: 0.1,
+        timeoutMinutes: 1,
+      });
+      expect(Object.values(outs.nodeStates as States).every((s) => s.deployed)).toBe(true);
+      const after = h.emulator.stats().byRoute;
+      const delta = (route: string) => (after[route] ?? 0) - (before[route] ?? 0);
+      const actions =
+        delta("PUT /nodes/{noderange}/bootstate") +
+        delta("PUT /nodes/{noderange}/nextboot") +
+        delta("PUT /nodes/{noderange}/power");
+      expect(actions).toBe(30); // 10 batches of 100 (the default), 3 requests each
+      expect(actions / 1000).toBeLessThanOrEqual(0.05);
+      // Status reads: each batch reads once per poll until it booted (0.2 s boot / 0.1 s poll).
+      const polls = delta("GET /nodes/{noderange}/attrs/{attrs}");
+      expect(polls).toBeGreaterThanOrEqual(10);
+      expect(polls).toBeLessThanOrEqual(10 * 6);
+    });
+  });
+
   describe("with a failing and a hanging node", () => {
     beforeEach(async () => {
       h = await providerHarness({ bootSeconds: 0.3, failNodes: ["c04"], hangNodes: ["c05"] });
