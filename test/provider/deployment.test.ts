@@ -157,6 +157,18 @@ describe("xcat:Deployment provider", () => {
       expect(h.emulator.state.getHardware("r01n01").eventlog.length).toBe(logBefore);
     });
 
+    it("waitFor none sends the actions and returns without reading the status", async () => {
+      const before = h.emulator.stats().byRoute["GET /nodes/{noderange}/attrs/{attrs}"] ?? 0;
+      const { outs } = await h.createChecked(KIND, {
+        nodes: "r01n[01-04]",
+        osimage: "rhels9-compute",
+        waitFor: "none",
+      });
+      expect((outs.nodeStates as States).r01n01).toMatchObject({ status: "powering-on", deployed: true });
+      expect(h.emulator.stats().byRoute["GET /nodes/{noderange}/attrs/{attrs}"] ?? 0).toBe(before);
+      expect(h.emulator.state.getHardware("r01n04").power).toBe("on");
+    });
+
     it("shows progress lines per batch", async () => {
       const lines: string[] = [];
       const provider = makeProvider(deploymentSpecWith((line) => lines.push(line)));

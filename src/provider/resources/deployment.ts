@@ -56,6 +56,25 @@ function reportToStderr(line: string): void {
   process.stderr.write(`${KIND} ${line}\n`);
 }
 
+/** The inputs with every optional setting filled in from its default. */
+function withDefaults(
+  given: Partial<DeploymentInputs>,
+  nodes: DeploymentInputs["nodes"],
+  osimage: string,
+): DeploymentInputs {
+  return {
+    nodes,
+    osimage,
+    waitFor: given.waitFor ?? DEPLOYMENT_DEFAULTS.waitFor,
+    timeoutMinutes: given.timeoutMinutes ?? DEPLOYMENT_DEFAULTS.timeoutMinutes,
+    batchSize: given.batchSize ?? DEPLOYMENT_DEFAULTS.batchSize,
+    concurrency: given.concurrency ?? DEPLOYMENT_DEFAULTS.concurrency,
+    pollSeconds: given.pollSeconds ?? DEPLOYMENT_DEFAULTS.pollSeconds,
+    onDelete: given.onDelete ?? DEPLOYMENT_DEFAULTS.onDelete,
+    ...(given.connection !== undefined && given.connection !== null ? { connection: given.connection } : {}),
+  };
+}
+
 function planFor(inputs: DeploymentInputs, nodes: readonly string[]): DeployPlan {
   return {
     nodes,
@@ -124,19 +143,8 @@ export function deploymentSpecWith(
       add("onDelete", enumProblems(news.onDelete, "onDelete", ["keep", "offline"]));
       add("connection", connectionProblems(news.connection));
       if (failures.length > 0) return { failures };
-      return {
-        inputs: {
-          nodes: news.nodes,
-          osimage: news.osimage,
-          waitFor: news.waitFor ?? DEPLOYMENT_DEFAULTS.waitFor,
-          timeoutMinutes: news.timeoutMinutes ?? DEPLOYMENT_DEFAULTS.timeoutMinutes,
-          batchSize: news.batchSize ?? DEPLOYMENT_DEFAULTS.batchSize,
-          concurrency: news.concurrency ?? DEPLOYMENT_DEFAULTS.concurrency,
-          pollSeconds: news.pollSeconds ?? DEPLOYMENT_DEFAULTS.pollSeconds,
-          onDelete: news.onDelete ?? DEPLOYMENT_DEFAULTS.onDelete,
-          ...(news.connection !== undefined ? { connection: news.connection } : {}),
-        } as DeploymentInputs,
-      };
+      const given = news as Partial<DeploymentInputs>;
+      return { inputs: withDefaults(given, news.nodes as DeploymentInputs["nodes"], news.osimage as string) };
     },
 
     replaceKeys() {
@@ -192,17 +200,7 @@ export function deploymentSpecWith(
           deployed: image === osimage && status !== "failed" && (status === "booted" || wasDone),
         };
       }
-      const inputs: DeploymentInputs = {
-        nodes,
-        osimage,
-        waitFor: olds.waitFor ?? DEPLOYMENT_DEFAULTS.waitFor,
-        timeoutMinutes: olds.timeoutMinutes ?? DEPLOYMENT_DEFAULTS.timeoutMinutes,
-        batchSize: olds.batchSize ?? DEPLOYMENT_DEFAULTS.batchSize,
-        concurrency: olds.concurrency ?? DEPLOYMENT_DEFAULTS.concurrency,
-        pollSeconds: olds.pollSeconds ?? DEPLOYMENT_DEFAULTS.pollSeconds,
-        onDelete: olds.onDelete ?? DEPLOYMENT_DEFAULTS.onDelete,
-        ...(olds.connection ? { connection: olds.connection } : {}),
-      };
+      const inputs = withDefaults(olds, nodes, osimage);
       return { id, inputs, outputs: { ...inputs, nodeStates } };
     },
 
