@@ -34,6 +34,9 @@ export interface DeployPlan {
   readonly pollMs: number;
 }
 
+/** Longest time between two progress lines of a batch. */
+const HEARTBEAT_MS = 60_000;
+
 /** Statuses after which a node will not reach `booted` without a new boot. */
 const FINAL_FAILURES = new Set(["failed"]);
 
@@ -108,6 +111,8 @@ export async function deploy(
     const pending = new Set(active);
     const last = new Map<string, { status: string; statusTime: string }>();
     let reported = "";
+    let reportedAt = Date.now();
+    const started = Date.now();
     while (pending.size > 0) {
       const left = deadline - Date.now();
       if (left <= 0) break;
@@ -132,8 +137,14 @@ export async function deploy(
         range,
         active.map((node) => states.get(node)?.status ?? last.get(node)?.status ?? ""),
       );
-      if (line !== reported) report(line);
-      reported = line;
+      // A new line whenever the counts change, and a reminder at least every minute of a long
+      // install, so a wait is never silent.
+      if (line !== reported || Date.now() - reportedAt >= HEARTBEAT_MS) {
+        const waited = Math.round((Date.now() - started) / 1000);
+        report(line === reported ? `${line} (still waiting, ${waited} s)` : line);
+        reported = line;
+        reportedAt = Date.now();
+      }
     }
     const minutes = Math.round((plan.timeoutMs / 60_000) * 100) / 100;
     for (const node of pending) {

@@ -70,6 +70,32 @@ describe("provisioning", () => {
     expect(reply.json).toEqual({ error: ["osimage.provmethod for noprov must be set."], errorcode: "1" });
   });
 
+  it("legacy states are refused; nodeset osimage takes each node's own provmethod, per node (destiny.pm:286-392)", async () => {
+    const legacy = await call(env.xcat, "PUT", "/nodes/c01/bootstate", { body: { state: "install" } });
+    expect(legacy.status).toBe(403);
+    expect(legacy.json).toEqual({
+      error: [
+        'The options "install", "netboot", and "statelite" have been deprecated, use "osimage=<osimage_name>" instead.',
+      ],
+      errorcode: "1",
+    });
+    await call(env.xcat, "PUT", "/nodes/c02", { body: { provmethod: "rhels8-diskless" } });
+    await call(env.xcat, "PUT", "/nodes/c03", { body: { provmethod: "gone" } });
+    const own = await call(env.xcat, "PUT", "/nodes/c01,c02,c03/bootstate", { body: { state: "osimage" } });
+    expect(own.status).toBe(403);
+    expect(own.json).toEqual({
+      error: [
+        "c01: OS image name must be specified in nodetype.provmethod",
+        "c03: Cannot find the OS image gone in the osimage table",
+      ],
+      errorcode: "1",
+    });
+    // The good node was set all the same.
+    expect((await call(env.xcat, "GET", "/nodes/c02/bootstate")).json).toEqual({
+      c02: { bootstate: "netboot rhels8.8-x86_64-compute" },
+    });
+  });
+
   it("an install walks powering-on, installing, booting, booted; nodeset next returns the node to boot", async () => {
     await call(env.xcat, "PUT", "/nodes/c[01-03]/power", { body: { action: "off" } });
     expect(

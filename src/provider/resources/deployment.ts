@@ -11,7 +11,7 @@
 import { isNotFound, type XcatClient } from "../../client";
 import { type DeployPlan, deploy, failureSummary, type NodeState } from "../deploy";
 import { batches, compactNoderange } from "../node-batches";
-import { type CommonInputs, PartialFailureError, type ResourceSpec } from "../spec";
+import { type CommonInputs, PartialFailureError, ResourceConflictError, type ResourceSpec } from "../spec";
 import {
   connectionProblems,
   describe,
@@ -87,6 +87,22 @@ function planFor(inputs: DeploymentInputs, nodes: readonly string[]): DeployPlan
   };
 }
 
+/**
+ * Refuses an image xCAT does not have before any node is touched (nodeset would refuse it too,
+ * destiny.pm:304, but only after the resource was recorded). Check cannot know it: it is pure.
+ */
+async function requireImage(client: XcatClient, osimage: string): Promise<void> {
+  try {
+    await client.osimages.get(osimage);
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    throw new ResourceConflictError(
+      `${KIND}: osimage: xCAT has no OS image '${osimage}' (lsdef -t osimage). Nothing was changed. ` +
+        "Define it first (xcat.Osimage, copycds) or fix the name.",
+    );
+  }
+}
+
 /** Deploys onto `targets`, merges the result into `previous`, and fails partially when nodes failed. */
 async function deployOnto(
   client: XcatClient,
@@ -96,7 +112,9 @@ async function deployOnto(
   previous: Readonly<Record<string, NodeState>>,
   report: (line: string) => void,
 ): Promise<DeploymentOutputs> {
-  const states = targets.length > 0 ? await deploy(client, planFor(inputs, targets), report) : new Map();
+  if (targets.length === 0) return { ...inputs, nodeStates: { ...previous } };
+  await requireImage(client, inputs.osimage);
+  const states = await deploy(client, planFor(inputs, targets), report);
   const outputs: DeploymentOutputs = {
     ...inputs,
     nodeStates: { ...previous, ...Object.fromEntries(states) },
