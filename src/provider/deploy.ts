@@ -117,9 +117,19 @@ export async function deploy(
       const left = deadline - Date.now();
       if (left <= 0) break;
       await sleep(Math.min(plan.pollMs, left));
-      const read = await client.nodes.getMany(compactNoderange([...pending]), {
-        attrs: ["status", "statustime"],
-      });
+      let read: Map<string, Record<string, string>>;
+      try {
+        read = await client.nodes.getMany(compactNoderange([...pending]), {
+          attrs: ["status", "statustime"],
+        });
+      } catch (error) {
+        // The client already retried transient failures; keep watching until the deadline
+        // rather than lose what the other nodes did.
+        report(
+          `${range}: reading the status failed (${error instanceof Error ? error.message : error}); trying again`,
+        );
+        continue;
+      }
       for (const node of [...pending]) {
         const attributes = read.get(node) ?? {};
         const status = attributes.status ?? "";

@@ -2,7 +2,7 @@
  * Provisioning through the real engine (issue #13): 64 nodes deployed in batches with a failing
  * and a hanging node, the re-run retrying only those, no writes on a second up, a node powered
  * off by hand shown by refresh and restored by up, an image change, destroy with onDelete
- * offline, and a zero timeout refused by check.
+ * offline, a zero timeout refused by check and a node that is not a node.
  */
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -50,6 +50,15 @@ describe("Deployment and PowerState on the real engine", () => {
     expect(`${result.stdout}${result.stderr}`).toMatch(/timeoutMinutes must be a number greater than 0/);
     expect(writes(emulator)).toBe(before);
     await workspace.setConfig("timeoutMinutes", "0.1");
+  });
+
+  it("a node that is not a node fails the deployment naming it, and nothing is deployed", async () => {
+    await workspace.setConfig("nodes", "c001,ghost");
+    const result = await workspace.run(["up", "--yes", "--skip-preview"], { allowFailure: true });
+    expect(result.exitCode).not.toBe(0);
+    expect(`${result.stdout}${result.stderr}`).toMatch(/xcat:Deployment: nodes: .*ghost/);
+    expect(emulator.state.getObject("node", "c001")?.provmethod).toBeUndefined();
+    await workspace.run(["config", "rm", "nodes"]);
   });
 
   it("deploys 64 nodes in batches, showing progress; a failing and a hanging node fail the resource by name", async () => {
