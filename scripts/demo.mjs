@@ -77,6 +77,9 @@ function startEmulator(port) {
       join(stateDir, "xcat-emulator.sqlite"),
       "--seed",
       "7",
+      // The compute nodes boot their image in seconds here, not the minutes of real hardware.
+      "--boot-seconds",
+      "4",
     ],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
@@ -117,8 +120,11 @@ try {
   pulumi(["config", "set", "racks", args.racks]);
   pulumi(["config", "set", "nodesPerRack", args["nodes-per-rack"]]);
   pulumi(["config", "set", "vms", args.vms]);
+  pulumi(["config", "set", "pollSeconds", "1"]);
 
-  step("pulumi up: creating the lab cluster in xCAT");
+  step(
+    "pulumi up: creating the lab cluster in xCAT, deploying the compute image and waiting until the racks booted",
+  );
   pulumi(["up", "--yes", "--non-interactive"]);
 
   step("pulumi refresh: recording what xCAT derived after the creates (group members, VM settings)");
@@ -147,6 +153,9 @@ try {
   step("Done");
   console.log(
     `In ${elapsed()}: Pulumi created the lab (${outputs.nodeCount} nodes: ${JSON.stringify(outputs.nodesPerGroup)}),`,
+  );
+  console.log(
+    `deployed ${outputs.images.netboot} on the racks (${outputs.computeBooted} compute nodes booted, ${outputs.computePoweredOn} held on),`,
   );
   console.log(
     `found a hand edit of ${node} by refreshing, showed it as a one-attribute diff, and restored it.`,

@@ -6,12 +6,14 @@
 
 export * from "./client";
 export type { ConnectionArgs } from "./provider/classes/common";
+export { Deployment, type DeploymentArgs, type DeploymentNodeState } from "./provider/classes/deployment";
 export { GlobalConfAttribute, type GlobalConfAttributeArgs } from "./provider/classes/global-conf-attribute";
 export { Group, type GroupArgs } from "./provider/classes/group";
 export { Network, type NetworkArgs } from "./provider/classes/network";
 export { Node, type NodeArgs } from "./provider/classes/node";
 export { Osimage, type OsimageArgs } from "./provider/classes/osimage";
 export { Policy, type PolicyArgs } from "./provider/classes/policy";
+export { PowerState, type PowerStateArgs } from "./provider/classes/power-state";
 export { TableRow, type TableRowArgs } from "./provider/classes/table-row";
 export { VirtualMachine, type VirtualMachineArgs } from "./provider/classes/virtual-machine";
 export { Echo, type EchoArgs } from "./provider/resources/echo-resource";

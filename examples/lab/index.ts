@@ -7,6 +7,8 @@
 //   nodesPerRack   compute nodes per rack (default 16, at most 250)
 //   vms            VMs on the KVM host (default 4)
 //   domain         DNS domain (default lab.example.org)
+//   deployTimeout  minutes to wait for the compute nodes to boot their image (default 60)
+//   pollSeconds    seconds between status reads while they boot (default 10)
 //   bmcPassword    (secret) the BMCs' password
 //   xcat:url, xcat:username, xcat:password (secret): where xCAT's REST API is
 import * as pulumi from "@pulumi/pulumi";
@@ -178,6 +180,25 @@ for (let i = 1; i <= vmCount; i++) {
   vms.push(new xcat.VirtualMachine(name, { node: vmNode.name, cpus: 2, memoryMiB: 4096, disksGiB: [40] }));
 }
 
+// --- Provisioning: the compute image deployed on the racks, one batch per rack, then held on ----
+const deployment = new xcat.Deployment(
+  "compute-image",
+  {
+    nodes: computeNodes.map((node) => node.name),
+    osimage: netbootImage.name,
+    batchSize: nodesPerRack,
+    concurrency: racks,
+    timeoutMinutes: config.getNumber("deployTimeout") ?? 60,
+    pollSeconds: config.getNumber("pollSeconds") ?? 10,
+  },
+  { dependsOn: computeNodes },
+);
+const computePower = new xcat.PowerState(
+  "compute-power",
+  { nodes: computeNodes.map((node) => node.name), power: "on" },
+  { dependsOn: [deployment] },
+);
+
 // --- Access and routing -------------------------------------------------------------------------
 const opsPolicy = new xcat.Policy("ops-account", {
   priority: "7",
@@ -215,3 +236,9 @@ export const vmDisks = pulumi
   .apply(Object.fromEntries);
 export const xcatUrl = new pulumi.Config("xcat").get("url") ?? process.env.XCAT_URL;
 export const firstComputeNode = computeNodes[0]?.allAttributes;
+export const computeBooted = deployment.nodeStates.apply(
+  (states) => Object.values(states).filter((state) => state.status === "booted").length,
+);
+export const computePoweredOn = computePower.powerStates.apply(
+  (states) => Object.values(states).filter((power) => power === "on").length,
+);

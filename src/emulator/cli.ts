@@ -26,6 +26,9 @@ Options:
   --latency MIN-MAX   random delay added per request, in milliseconds
   --token-ttl SECONDS token validity, overriding site.tokenexpiredays
   --seed N            seed for faults and generated data (default 1)
+  --boot-seconds S    seconds a node takes from power-on to booted (default 30)
+  --fail-nodes LIST   comma-separated nodes whose installation fails
+  --hang-nodes LIST   comma-separated nodes that hang in the installer
   --help              show this help
 `;
 
@@ -106,6 +109,19 @@ export function parseArgs(argv: readonly string[]): {
         break;
       case "--seed":
         options.seed = number(flag, value(), (n) => Number.isInteger(n));
+        break;
+      case "--boot-seconds":
+        options.bootSeconds = number(flag, value(), (n) => n >= 0);
+        break;
+      case "--fail-nodes":
+        options.failNodes = value()
+          .split(",")
+          .filter((n) => n !== "");
+        break;
+      case "--hang-nodes":
+        options.hangNodes = value()
+          .split(",")
+          .filter((n) => n !== "");
         break;
       default:
         throw new UsageError(`unknown option: ${arg}`);

@@ -7,4 +7,5 @@
 export type { EmulatorOptions, EmulatorStats, RunningEmulator } from "./options";
 export { startEmulator } from "./start-emulator";
 export type { EmulatorState } from "./state";
+export type { BootOutcome } from "./store/boot-sequence";
 export type { HardwareState, VirtualDisk } from "./store/hardware";

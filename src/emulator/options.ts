@@ -24,6 +24,12 @@ export interface EmulatorOptions {
   readonly tokenTtlSeconds?: number;
   /** Seed for faults, latency and generated hardware data (default 1). */
   readonly seed?: number;
+  /** Seconds a node takes from power-on to `booted` after a network boot (default 30). */
+  readonly bootSeconds?: number;
+  /** Nodes whose installation fails (status `failed`) at every boot, for tests. */
+  readonly failNodes?: readonly string[];
+  /** Nodes that hang in the installer (status stays `installing`) at every boot, for tests. */
+  readonly hangNodes?: readonly string[];
   /** Deterministic faults for tests. */
   readonly faults?: {
     /** The next `times` requests fail with `status` (or a dropped connection), before or after being applied. */

@@ -29,6 +29,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     password: options.password ?? "cluster",
     seed,
     ...(options.tokenTtlSeconds !== undefined ? { tokenTtlSeconds: options.tokenTtlSeconds } : {}),
+    boot: {
+      ...(options.bootSeconds !== undefined ? { bootSeconds: options.bootSeconds } : {}),
+      ...(options.failNodes ? { failNodes: options.failNodes } : {}),
+      ...(options.hangNodes ? { hangNodes: options.hangNodes } : {}),
+    },
   });
   const faults = new FaultPlan({
     seed,

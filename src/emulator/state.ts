@@ -5,6 +5,7 @@
  */
 import { compareStrings } from "../contract/noderange";
 import { type ObjectType, tableNames } from "../contract/schema";
+import type { BootOutcome } from "./store/boot-sequence";
 import { EMULATOR_TABLES, type Row } from "./store/database";
 import type { HardwareState } from "./store/hardware";
 import type { XcatStore } from "./store/store";
@@ -45,11 +46,17 @@ export interface EmulatorState {
   listObjects(type: ObjectType): string[];
   /** The simulated hardware state of a node (power, boot device, event log, VM...). */
   getHardware(node: string): HardwareState;
+  /**
+   * How the node's next boots end: `boot` (default), `fail` (the installer reports `failed`) or
+   * `hang` (it stays `installing` / `netbooting`). Takes effect at the next power-on.
+   */
+  setBootOutcome(node: string, outcome: BootOutcome): void;
 }
 
 export function createState(store: XcatStore): EmulatorState {
   return {
     snapshot() {
+      store.tick();
       const tables: Record<string, Row[]> = {};
       for (const table of [...tableNames(), ...Object.keys(EMULATOR_TABLES)].sort(compareStrings)) {
         if (VOLATILE_TABLES.has(table)) continue;
@@ -66,6 +73,7 @@ export function createState(store: XcatStore): EmulatorState {
       return JSON.stringify(tables, null, 1);
     },
     getRows(table) {
+      store.tick();
       return store.db.dump(table).filter((r) => Object.keys(r).length > 0);
     },
     setRow(table, keys, values) {
@@ -75,6 +83,7 @@ export function createState(store: XcatStore): EmulatorState {
       return store.db.delete(table, keys);
     },
     getObject(type, name) {
+      store.tick();
       if (type === "site")
         return name === "clustersite"
           ? store.definitions.show("site", undefined).get("clustersite")
@@ -86,6 +95,9 @@ export function createState(store: XcatStore): EmulatorState {
     },
     getHardware(node) {
       return store.hardware.get(node);
+    },
+    setBootOutcome(node, outcome) {
+      store.boots.setOutcome(node, outcome);
     },
   };
 }

@@ -7,7 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { isTlsError } from "../client";
 import type { ConnectionInput } from "./config";
 import { clientFor, configureProcess } from "./process-context";
-import type { CommonInputs, ResourceSpec } from "./spec";
+import { type CommonInputs, PartialFailureError, type ResourceSpec } from "./spec";
 
 /** Keys the dynamic-provider host adds to inputs and outputs (the serialized provider). */
 const isHostKey = (key: string) => key.startsWith("__");
@@ -53,6 +53,29 @@ async function talking<T>(operation: () => Promise<T>): Promise<T> {
 }
 
 /**
+ * A create or update that left the object half done: the dynamic-provider host turns an error
+ * with `id` and `properties` into ErrorResourceInitFailed, and the engine records those
+ * properties. The host adds its own keys (`__provider`) only to successful results, so they are
+ * carried over here, or the next refresh or destroy could not find the provider.
+ */
+async function recordingPartialState<T>(hostInputs: unknown, operation: () => Promise<T>): Promise<T> {
+  try {
+    return await talking(operation);
+  } catch (error) {
+    if (!(error instanceof PartialFailureError)) throw error;
+    const hostKeys: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(hostInputs as Record<string, unknown>)) {
+      if (isHostKey(key)) hostKeys[key] = value;
+    }
+    throw Object.assign(new Error(error.message), {
+      id: error.id,
+      properties: { ...hostKeys, ...(error.outputs as Record<string, unknown>) },
+      reasons: [error.message],
+    });
+  }
+}
+
+/**
  * The dynamic provider implementation of a spec.
  *
  * @example
@@ -88,7 +111,9 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
 
     async create(inputs) {
       const checked = withoutHostKeys(inputs) as unknown as Inputs;
-      const { id, outputs } = await talking(() => spec.create(clientFor(connectionOf(checked)), checked));
+      const { id, outputs } = await recordingPartialState(inputs, () =>
+        spec.create(clientFor(connectionOf(checked)), checked),
+      );
       return { id, outs: outputs };
     },
 
@@ -103,7 +128,11 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
     async update(id, olds, news) {
       const previous = withoutHostKeys(olds) as unknown as Outputs;
       const next = withoutHostKeys(news) as unknown as Inputs;
-      return { outs: await talking(() => spec.update(clientFor(connectionOf(next)), id, previous, next)) };
+      return {
+        outs: await recordingPartialState(news, () =>
+          spec.update(clientFor(connectionOf(next)), id, previous, next),
+        ),
+      };
     },
 
     async delete(id, props) {

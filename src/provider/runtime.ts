@@ -10,6 +10,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { isXcatError } from "../client";
 import { ProviderConfigError } from "./config";
 import { makeProvider } from "./make-provider";
+import { deploymentSpec } from "./resources/deployment";
 import { echoImplementation } from "./resources/echo";
 import { globalConfAttributeSpec } from "./resources/global-conf-attribute";
 import { groupSpec } from "./resources/group";
@@ -17,6 +18,7 @@ import { networkSpec } from "./resources/network";
 import { nodeSpec } from "./resources/node";
 import { osimageSpec } from "./resources/osimage";
 import { policySpec } from "./resources/policy";
+import { powerStateSpec } from "./resources/power-state";
 import { tableRowSpec } from "./resources/table-row";
 import { virtualMachineSpec } from "./resources/virtual-machine";
 import { ResourceConflictError } from "./spec";
@@ -33,6 +35,8 @@ const implementations: Readonly<Record<string, Implementation>> = {
   "xcat:GlobalConfAttribute": makeProvider(globalConfAttributeSpec),
   "xcat:TableRow": makeProvider(tableRowSpec),
   "xcat:VirtualMachine": makeProvider(virtualMachineSpec),
+  "xcat:Deployment": makeProvider(deploymentSpec),
+  "xcat:PowerState": makeProvider(powerStateSpec),
 };
 
 function implementationFor(kind: string): Implementation {

@@ -57,3 +57,21 @@ export class ResourceConflictError extends Error {
     this.name = "ResourceConflictError";
   }
 }
+
+/**
+ * Raised by create or update when the object exists but did not fully reach the wanted state
+ * (some nodes of a deployment failed): Pulumi records `outputs` under `id` and fails the
+ * resource with the message, so the next `up` continues from there (pulumi-notes.md 1.4,
+ * `grpcResponseFromError` / ErrorResourceInitFailed).
+ */
+export class PartialFailureError<Outputs = unknown> extends Error {
+  readonly id: string;
+  readonly outputs: Outputs;
+
+  constructor(message: string, id: string, outputs: Outputs) {
+    super(message);
+    this.name = "PartialFailureError";
+    this.id = id;
+    this.outputs = outputs;
+  }
+}

@@ -45,8 +45,11 @@ describe("npm run demo", () => {
     });
     expect(code, output).toBe(0);
     // 4 compute + 2 service/login + 1 KVM host + 1 VM node, 1 VM, 2 networks, 3 site attributes,
-    // 2 images, 2 groups, a policy, a route, and the stack.
-    expect(output).toMatch(/\+ 21 created/);
+    // 2 images, 2 groups, a policy, a route, the compute deployment and power state, and the stack.
+    expect(output).toMatch(/\+ 23 created/);
+    // The racks came up with progress shown, and every compute node booted.
+    expect(output).toMatch(/r01n\[01-\d\d\]: .*booted \d+/);
+    expect(output).toMatch(/\((\d+) compute nodes booted, \1 held on\)/);
     const drift = output.slice(
       output.indexOf("pulumi preview --refresh --diff"),
       output.indexOf("pulumi up --refresh"),

@@ -4,7 +4,7 @@
  * A separate client makes "hand edits" behind the provider's back.
  */
 import { XcatClient } from "../../src/client";
-import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../src/emulator";
 import { configureProcess, resetProcessContext } from "../../src/provider/process-context";
 import * as runtime from "../../src/provider/runtime";
 
@@ -25,8 +25,8 @@ export interface ProviderHarness {
   close(): Promise<void>;
 }
 
-export async function providerHarness(): Promise<ProviderHarness> {
-  const emulator = await startEmulator();
+export async function providerHarness(options: EmulatorOptions = {}): Promise<ProviderHarness> {
+  const emulator = await startEmulator(options);
   await resetProcessContext();
   const config: Record<string, string> = {
     "xcat:url": emulator.url,

@@ -155,6 +155,7 @@ export function runPipeline(store: XcatStore, req: PipelineRequest): PipelineRes
 
   let output: Output;
   try {
+    store.tick();
     output = match.route.handler(ctx);
   } catch (error) {
     const trace = debug ? commands.map((c) => commandXml(c, req, params)).join("") : "";

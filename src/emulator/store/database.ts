@@ -20,6 +20,8 @@ export const EMULATOR_TABLES: Readonly<
   _emu_meta: { keys: ["key"], columns: ["key", "value"] },
   /** Simulated hardware per node (power, boot device, beacon, event log, energy, sp, VM), as JSON. */
   _emu_hardware: { keys: ["node"], columns: ["node", "state"] },
+  /** Boots under way (boot-sequence.ts): method, planned outcome, start time (ms) and last step written. */
+  _emu_boot: { keys: ["node"], columns: ["node", "method", "outcome", "started", "step"] },
   /** The MN's /etc/hosts as makehosts writes it. */
   _emu_etchosts: { keys: ["name"], columns: ["name", "ip", "aliases"] },
   /** DNS A records written by makedns. */

@@ -5,6 +5,7 @@
  * whole answer a 403 with every error (xcat-behavior.md §3.2: "403 hides partial success").
  */
 import { nodeError, UNSUPPORTED_COMMAND, unableToIdentifyPlugin } from "../../contract/messages";
+import { type BootMethod, type BootSimulation, methodOf } from "./boot-sequence";
 import type { Definitions } from "./definitions";
 import { CommandError } from "./errors";
 import type { Hardware, HardwareState } from "./hardware";
@@ -27,6 +28,9 @@ const SUPPORT: Record<string, readonly string[]> = {
 };
 
 const PLUGIN_TABLES: Record<string, string> = { rpower: "nodehm.power,mgt;nodehm.mgt" };
+
+/** Statuses of a node that is up but not (yet) running its OS's sshd. */
+const BOOTING_STATUSES = new Set(["installing", "netbooting", "booting", "failed"]);
 
 const POWER_ACTIONS = new Set(["on", "off", "softoff", "reset", "boot", "cycle", "stat", "state", "status"]);
 const NEXTBOOT: Record<string, string> = {
@@ -80,10 +84,12 @@ export function keywords(list: string | undefined): string[] {
 export class NodeActions {
   readonly #defs: Definitions;
   readonly #hw: Hardware;
+  readonly #boots: BootSimulation | undefined;
 
-  constructor(defs: Definitions, hw: Hardware) {
+  constructor(defs: Definitions, hw: Hardware, boots?: BootSimulation) {
     this.#defs = defs;
     this.#hw = hw;
+    this.#boots = boots;
   }
 
   /**
@@ -126,42 +132,75 @@ export class NodeActions {
     return results;
   }
 
+  /**
+   * rpower. on/boot (and reset of a running node) start a boot: a network boot when the boot
+   * device is the network (rsetboot net, used once as an IPMI boot override is) and nodeset
+   * prepared an install or netboot; otherwise the node boots from its disk. off/softoff end it.
+   */
   power(nodes: readonly string[], action: string): NodeResults {
-    return this.#run(
-      "rpower",
-      nodes,
-      (_node, _object, state) => {
-        if (!POWER_ACTIONS.has(action)) return UNSUPPORTED_COMMAND;
-        const was = state.power;
-        switch (action) {
-          case "on":
-            state.power = "on";
-            break;
-          case "off":
-          case "softoff":
-            state.power = "off";
-            break;
-          case "reset":
-          case "boot":
-          case "cycle":
-            state.power = "on";
-            break;
-        }
-        if (action === "reset" || action === "cycle" || (action === "boot" && was === "on")) {
-          this.#hw.log(state, "System Restart #0x1d, System Restart");
-        }
-        if (was !== state.power) {
-          this.#hw.log(
-            state,
-            state.power === "on"
-              ? "System ACPI Power State #0x1c, S0/G0: working"
-              : "System ACPI Power State #0x1c, S4/S5: soft-off",
-          );
-        }
-        return { power: state.power };
-      },
-      { save: !["stat", "state", "status"].includes(action) },
-    );
+    const boots: { node: string; method: BootMethod }[] = [];
+    const stopped: string[] = [];
+    try {
+      return this.#run(
+        "rpower",
+        nodes,
+        (node, object, state) => {
+          const outcome = this.#power(state, action);
+          if (typeof outcome === "string") return outcome;
+          if (outcome.booting) {
+            const network = state.nextboot === "Network" ? methodOf(object.currstate) : undefined;
+            if (state.nextboot === "Network") state.nextboot = NEXTBOOT.def as string;
+            boots.push({ node, method: network ?? "disk" });
+          } else if (outcome.stopped) {
+            stopped.push(node);
+          }
+          return { power: state.power };
+        },
+        { save: !["stat", "state", "status"].includes(action) },
+      );
+    } finally {
+      // The good nodes of a range with errors are powered all the same (§3.2).
+      this.#boots?.start(boots);
+      this.#boots?.stop(stopped, "powering-off");
+    }
+  }
+
+  /** Applies one rpower action to a node's hardware state; says whether a boot starts or ends. */
+  #power(state: HardwareState, action: string): string | { booting: boolean; stopped: boolean } {
+    if (!POWER_ACTIONS.has(action)) return UNSUPPORTED_COMMAND;
+    const was = state.power;
+    switch (action) {
+      case "on":
+        state.power = "on";
+        break;
+      case "off":
+      case "softoff":
+        state.power = "off";
+        break;
+      case "reset":
+      case "boot":
+      case "cycle":
+        state.power = "on";
+        break;
+    }
+    if (action === "reset" || action === "cycle" || (action === "boot" && was === "on")) {
+      this.#hw.log(state, "System Restart #0x1d, System Restart");
+    }
+    if (was !== state.power) {
+      this.#hw.log(
+        state,
+        state.power === "on"
+          ? "System ACPI Power State #0x1c, S0/G0: working"
+          : "System ACPI Power State #0x1c, S4/S5: soft-off",
+      );
+    }
+    // ipmi.pm:2958-2966: on and boot power on; reset powers on a node that was on.
+    const booting =
+      action === "on" || action === "boot" || ((action === "reset" || action === "cycle") && was === "on");
+    return {
+      booting: booting && (was === "off" || action !== "on"),
+      stopped: action === "off" || action === "softoff",
+    };
   }
 
   nextboot(nodes: readonly string[], order?: string): NodeResults {
@@ -427,17 +466,24 @@ export class NodeActions {
     }
   }
 
-  /** The states of nodes for nodestat: power plus boot state (§9.7: values may end in a space). */
+  /**
+   * The states of nodes for nodestat: power, boot state and the progress of a boot (§9.7: values
+   * may end in a space). A node in its installer, initrd, early boot or failed install pings
+   * without sshd; otherwise a node that is on answers on port 22 (nodestat.pm:35).
+   */
   nodestat(nodes: readonly string[]): NodeResults {
     const objects = this.#defs.read(nodes);
     const states = this.#hw.getMany(nodes);
     const results: NodeResults = new Map();
     for (const node of nodes) {
       const state = states.get(node);
-      const currstate = objects.get(node)?.currstate ?? "";
+      const object = objects.get(node);
+      const currstate = object?.currstate ?? "";
+      const status = object?.status ?? "";
       let value = "sshd";
       if (state?.power === "off") value = "noping";
-      else if (currstate === "offline" || currstate === "shell") value = "ping ";
+      else if (BOOTING_STATUSES.has(status) || currstate === "offline" || currstate === "shell")
+        value = "ping ";
       results.set(node, { nodestat: value });
     }
     return results;

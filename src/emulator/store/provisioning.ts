@@ -7,8 +7,11 @@ import { nodeError } from "../../contract/messages";
 import type { Database } from "./database";
 import type { Definitions } from "./definitions";
 import { CommandError } from "./errors";
+import type { ObjectAttributes } from "./object-reader";
 
 const PLAIN_STATES = new Set(["offline", "boot", "shell", "standby", "iscsiboot"]);
+/** Boot states xCAT no longer takes by name (destiny.pm:286-288). */
+const LEGACY_STATES = new Set(["install", "netboot", "statelite"]);
 
 /** What copycds derives from an ISO file name such as `RHEL-8.8.0-x86_64-dvd1.iso`. */
 export function distroFromIso(path: string, name?: string, arch?: string) {
@@ -53,33 +56,79 @@ export class Provisioning {
     return new Map(nodes.map((n) => [n, objects.get(n)?.currstate ?? "boot"]));
   }
 
-  /** nodeset <state> or nodeset osimage=<image>. */
+  /**
+   * nodeset <state>, nodeset osimage=<image>, or nodeset osimage (each node's own
+   * nodetype.provmethod). destiny.pm:286-392: the legacy states install/netboot/statelite are
+   * refused; an image named in the request is checked once for the range; images taken from the
+   * nodes are checked per node, and the good nodes are set even when others fail.
+   */
   setBootstate(nodes: readonly string[], request: { state?: string; osimage?: string }): void {
     if (request.osimage !== undefined) {
       const image = this.#defs.object("osimage", request.osimage);
+      // destiny.pm:294-305: the image is looked up once for the whole range; nothing is changed.
       if (!image) {
-        throw new CommandError(
-          nodes.map((n) => nodeError(n, `Cannot find the osimage ${request.osimage} on the osimage table.`)),
-        );
+        throw new CommandError([`Cannot find the OS image ${request.osimage} in the osimage table.`]);
       }
-      const provmethod = image.provmethod ?? "install";
-      const osvers = image.osvers ?? "";
-      const osarch = image.osarch ?? "";
-      const profile = image.profile ?? "";
-      this.#defs.change("node", nodes, [
-        ["provmethod", request.osimage],
-        ["os", osvers],
-        ["arch", osarch],
-        ["profile", profile],
-        ["currstate", `${provmethod} ${osvers}-${osarch}-${profile}`],
-      ]);
+      if (!image.provmethod) {
+        throw new CommandError([`osimage.provmethod for ${request.osimage} must be set.`]);
+      }
+      this.#prepare(nodes, request.osimage, image);
       return;
     }
     const state = request.state ?? "";
+    if (LEGACY_STATES.has(state)) {
+      throw new CommandError([
+        'The options "install", "netboot", and "statelite" have been deprecated, use "osimage=<osimage_name>" instead.',
+      ]);
+    }
+    if (state === "osimage") {
+      this.#prepareOwnImages(nodes);
+      return;
+    }
     if (!PLAIN_STATES.has(state) && !state.startsWith("runcmd=")) {
       throw new CommandError([`Error: ${state} is not a valid nodeset option`]);
     }
     this.#defs.change("node", nodes, [["currstate", state]]);
+  }
+
+  /** Points nodes at an image: nodetype from the image, chain.currstate `<provmethod> <os>-<arch>-<profile>`. */
+  #prepare(nodes: readonly string[], name: string, image: ObjectAttributes): void {
+    const osvers = image.osvers ?? "";
+    const osarch = image.osarch ?? "";
+    const profile = image.profile ?? "";
+    this.#defs.change("node", nodes, [
+      ["provmethod", name],
+      ["os", osvers],
+      ["arch", osarch],
+      ["profile", profile],
+      ["currstate", `${image.provmethod} ${osvers}-${osarch}-${profile}`],
+    ]);
+  }
+
+  /** nodeset osimage: every node with the image of its own nodetype.provmethod (destiny.pm:334-392). */
+  #prepareOwnImages(nodes: readonly string[]): void {
+    const objects = this.#defs.read(nodes);
+    const byImage = new Map<string, string[]>();
+    const errors: string[] = [];
+    for (const node of nodes) {
+      const name = objects.get(node)?.provmethod ?? "";
+      if (name === "" || LEGACY_STATES.has(name)) {
+        errors.push(nodeError(node, "OS image name must be specified in nodetype.provmethod"));
+        continue;
+      }
+      byImage.set(name, [...(byImage.get(name) ?? []), node]);
+    }
+    for (const [name, members] of byImage) {
+      const image = this.#defs.object("osimage", name);
+      const problem = !image
+        ? `Cannot find the OS image ${name} in the osimage table`
+        : !(image.provmethod && image.profile && image.osvers && image.osarch)
+          ? `osimage.provmethod, osimage.osvers, osimage.osarch and osimage.profile for ${name} must be set`
+          : undefined;
+      if (image && !problem) this.#prepare(members, name, image);
+      else for (const node of members) errors.push(nodeError(node, problem ?? ""));
+    }
+    if (errors.length > 0) throw new CommandError(errors);
   }
 
   /** copycds: the install, netboot and statelite images of a distribution. */

@@ -3,6 +3,7 @@
  * the web layer calls these commands and shapes their results and CommandErrors into responses.
  */
 import { Accounts } from "./accounts";
+import { BootSimulation, type BootSimulationOptions } from "./boot-sequence";
 import { Database } from "./database";
 import { Definitions } from "./definitions";
 import { Hardware } from "./hardware";
@@ -23,6 +24,8 @@ export interface StoreOptions {
   readonly seed: number;
   readonly tokenTtlSeconds?: number;
   readonly clock?: () => Date;
+  /** How nodes boot after a power action (boot time, nodes that fail or hang). */
+  readonly boot?: BootSimulationOptions;
 }
 
 export class XcatStore {
@@ -37,6 +40,7 @@ export class XcatStore {
   readonly services: NetworkServices;
   readonly tables: TableCommands;
   readonly accounts: Accounts;
+  readonly boots: BootSimulation;
 
   constructor(options: StoreOptions) {
     const clock = options.clock ?? (() => new Date());
@@ -44,8 +48,12 @@ export class XcatStore {
     this.index = new NodeIndex(this.db);
     const reader = new ObjectReader(this.db, this.index);
     this.hardware = new Hardware(this.db, options.seed, clock);
-    this.definitions = new Definitions(this.db, this.index, reader, (names) => this.hardware.forget(names));
-    this.actions = new NodeActions(this.definitions, this.hardware);
+    this.definitions = new Definitions(this.db, this.index, reader, (names) => {
+      this.hardware.forget(names);
+      this.boots.forget(names);
+    });
+    this.boots = new BootSimulation(this.db, this.definitions, clock, options.boot);
+    this.actions = new NodeActions(this.definitions, this.hardware, this.boots);
     this.vms = new VmActions(this.db, this.definitions, this.hardware);
     this.remote = new RemoteCommands(this.db, this.definitions, this.hardware);
     this.provisioning = new Provisioning(this.db, this.definitions);
@@ -55,6 +63,11 @@ export class XcatStore {
       ...(options.tokenTtlSeconds !== undefined ? { ttlSeconds: options.tokenTtlSeconds } : {}),
     });
     seedManagementNode(this.db, { user: options.user, password: options.password });
+  }
+
+  /** Lets simulated time pass: writes the node statuses that are due (before each request). */
+  tick(): void {
+    this.boots.advance();
   }
 
   close(): void {

@@ -1,0 +1,79 @@
+import * as pulumi from "@pulumi/pulumi";
+import { thinProvider } from "../thin-provider";
+import { type ConnectionArgs, connectionInput, resourceOptions } from "./common";
+
+const provider = thinProvider("xcat:Deployment");
+
+/** Inputs of {@link Deployment}. */
+export interface DeploymentArgs {
+  /** A noderange or group (`r01n[01-16]`, `compute`), or a list of node names (e.g. Node names). */
+  readonly nodes: pulumi.Input<string | pulumi.Input<string>[]>;
+  /** The image to deploy (an Osimage's `name`). Changing it deploys every node again (an update). */
+  readonly osimage: pulumi.Input<string>;
+  /** `booted` (default): wait until every node reports booted; `none`: send the actions and return. */
+  readonly waitFor?: pulumi.Input<"booted" | "none">;
+  /** How long to wait for the nodes in all, in minutes (default 60). */
+  readonly timeoutMinutes?: pulumi.Input<number>;
+  /** Nodes per batch: one nodeset, rsetboot and rpower request each (default 100). */
+  readonly batchSize?: pulumi.Input<number>;
+  /** Batches deployed at the same time (default 2). */
+  readonly concurrency?: pulumi.Input<number>;
+  /** Seconds between status reads of a booting batch (default 10). */
+  readonly pollSeconds?: pulumi.Input<number>;
+  /** On delete: `keep` (default) leaves the OS running; `offline` runs nodeset offline and powers off. */
+  readonly onDelete?: pulumi.Input<"keep" | "offline">;
+  readonly connection?: pulumi.Input<ConnectionArgs>;
+}
+
+/** What became of one node. */
+export interface DeploymentNodeState {
+  readonly status: string;
+  readonly statusTime: string;
+  readonly osimage: string;
+  readonly deployed: boolean;
+}
+
+/**
+ * An OS image deployed onto nodes: nodeset osimage, rsetboot net, rpower boot, then waiting until
+ * each node reports `booted`. Nodes that fail or time out fail the resource, naming each one and
+ * its last status; the next `up` retries only them. Id: the noderange.
+ *
+ * @example
+ * new xcat.Deployment("compute", { nodes: "r01n[01-16]", osimage: image.name }, { dependsOn: nodes });
+ */
+export class Deployment extends pulumi.dynamic.Resource {
+  declare readonly nodes: pulumi.Output<string | string[]>;
+  declare readonly osimage: pulumi.Output<string>;
+  /** Per node: last status, the time it was reached, the image, and whether the node is done. */
+  declare readonly nodeStates: pulumi.Output<Record<string, DeploymentNodeState>>;
+
+  constructor(name: string, args: DeploymentArgs, opts?: pulumi.CustomResourceOptions) {
+    const connection = connectionInput(args.connection);
+    const props = opts?.id
+      ? { nodes: undefined, osimage: undefined, connection }
+      : {
+          nodes: args.nodes,
+          osimage: args.osimage,
+          waitFor: args.waitFor,
+          timeoutMinutes: args.timeoutMinutes,
+          batchSize: args.batchSize,
+          concurrency: args.concurrency,
+          pollSeconds: args.pollSeconds,
+          onDelete: args.onDelete,
+          connection,
+        };
+    super(
+      provider,
+      name,
+      { ...props, nodeStates: undefined },
+      resourceOptions(opts, []),
+      "xcat",
+      "Deployment",
+    );
+  }
+
+  /** Reads the deployment of a noderange without managing it. */
+  static get(name: string, id: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): Deployment {
+    return new Deployment(name, { nodes: id, osimage: "" }, { ...opts, id });
+  }
+}

@@ -1,0 +1,196 @@
+/**
+ * Deploying an OS image onto nodes, the way an xCAT admin does it by hand, batch by batch:
+ * `nodeset <range> osimage=<image>`, `rsetboot <range> net`, `rpower <range> boot`, then watching
+ * the nodes' `status` until each reports `booted` or `failed`, or the time is up.
+ *
+ * Cost: three noderange PUTs per batch for the actions, and while a batch is booting one
+ * `GET /nodes/<range>/attrs/status,statustime` per poll interval (so at most `concurrency` GETs
+ * per interval). Progress goes to `report` whenever a batch's counts change.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { isXcatError, type XcatClient } from "../client";
+import { batches, compactNoderange } from "./node-batches";
+
+/** What became of one node. */
+export interface NodeState {
+  /** The node's last `status` (nodelist.status), or what stopped the deployment on it. */
+  readonly status: string;
+  /** When the node reached it (nodelist.statustime, `MM-DD-YYYY HH:MM:SS`), "" when unknown. */
+  readonly statusTime: string;
+  /** The image the node was deployed with (nodetype.provmethod). */
+  readonly osimage: string;
+  /** Whether the node is done: it booted the image (or, with waitFor "none", was sent to boot it). */
+  readonly deployed: boolean;
+}
+
+export interface DeployPlan {
+  readonly nodes: readonly string[];
+  readonly osimage: string;
+  readonly waitFor: "booted" | "none";
+  readonly batchSize: number;
+  /** Batches deployed at the same time. */
+  readonly concurrency: number;
+  readonly timeoutMs: number;
+  readonly pollMs: number;
+}
+
+/** Longest time between two progress lines of a batch. */
+const HEARTBEAT_MS = 60_000;
+
+/** Statuses after which a node will not reach `booted` without a new boot. */
+const FINAL_FAILURES = new Set(["failed"]);
+
+/** One line of counts per status, e.g. `r01n[01-16]: installing 12, booted 4`. */
+export function progressLine(range: string, statuses: Iterable<string>): string {
+  const counts = new Map<string, number>();
+  for (const status of statuses) counts.set(status || "unknown", (counts.get(status || "unknown") ?? 0) + 1);
+  return `${range}: ${[...counts].map(([status, count]) => `${status} ${count}`).join(", ")}`;
+}
+
+/** The lines of an xCAT error that name `node` (`node: message`), as xCAT reports per-node failures. */
+function linesAbout(error: unknown, node: string): string[] {
+  const messages = isXcatError(error) ? error.messages : [];
+  return messages.filter((line) => line.startsWith(`${node}:`));
+}
+
+/**
+ * Deploys `plan.osimage` onto `plan.nodes` and returns every node's state. Never throws for a
+ * node's failure: failed nodes come back with `deployed: false` and their last status.
+ */
+export async function deploy(
+  client: XcatClient,
+  plan: DeployPlan,
+  report: (line: string) => void,
+): Promise<Map<string, NodeState>> {
+  const states = new Map<string, NodeState>();
+  const deadline = Date.now() + plan.timeoutMs;
+  const queue = batches(plan.nodes, plan.batchSize);
+  const failed = (status: string, statusTime = ""): NodeState => ({
+    status,
+    statusTime,
+    osimage: plan.osimage,
+    deployed: false,
+  });
+
+  const runBatch = async (batch: readonly string[]) => {
+    const range = compactNoderange(batch);
+    if (Date.now() >= deadline) {
+      for (const node of batch) states.set(node, failed("not started: the timeout was reached"));
+      return;
+    }
+    // A per-node error (a node without a BMC, say) answers 403 for the whole range, yet xCAT
+    // acted on the other nodes (xcat-behavior.md §3.2): drop the nodes it names and go on.
+    let active = [...batch];
+    for (const [what, action] of [
+      ["nodeset", () => client.nodes.setBootstate(compactNoderange(active), { osimage: plan.osimage })],
+      ["rsetboot", () => client.nodes.setNextboot(compactNoderange(active), "net")],
+      ["rpower", () => client.nodes.setPower(compactNoderange(active), "boot")],
+    ] as const) {
+      if (active.length === 0) break;
+      try {
+        await action();
+      } catch (error) {
+        const named = active.filter((node) => linesAbout(error, node).length > 0);
+        const message = error instanceof Error ? error.message : String(error);
+        const failing = named.length > 0 ? named : active;
+        for (const node of failing) {
+          const lines = linesAbout(error, node);
+          states.set(node, failed(`${what} failed: ${lines.length > 0 ? lines.join("; ") : message}`));
+        }
+        active = active.filter((node) => !failing.includes(node));
+      }
+    }
+    if (active.length === 0) return;
+    report(`${range}: ${plan.osimage} sent to ${active.length} node(s) (nodeset, rsetboot net, rpower boot)`);
+    if (plan.waitFor === "none") {
+      for (const node of active) {
+        states.set(node, { status: "powering-on", statusTime: "", osimage: plan.osimage, deployed: true });
+      }
+      return;
+    }
+    const pending = new Set(active);
+    const last = new Map<string, { status: string; statusTime: string }>();
+    let reported = "";
+    let reportedAt = Date.now();
+    const started = Date.now();
+    while (pending.size > 0) {
+      const left = deadline - Date.now();
+      if (left <= 0) break;
+      await sleep(Math.min(plan.pollMs, left));
+      let read: Map<string, Record<string, string>>;
+      try {
+        read = await client.nodes.getMany(compactNoderange([...pending]), {
+          attrs: ["status", "statustime"],
+        });
+      } catch (error) {
+        // The client already retried transient failures; keep watching until the deadline
+        // rather than lose what the other nodes did.
+        report(
+          `${range}: reading the status failed (${error instanceof Error ? error.message : error}); trying again`,
+        );
+        continue;
+      }
+      for (const node of [...pending]) {
+        const attributes = read.get(node) ?? {};
+        const status = attributes.status ?? "";
+        const statusTime = attributes.statustime ?? "";
+        last.set(node, { status, statusTime });
+        if (status === "booted") {
+          states.set(node, { status, statusTime, osimage: plan.osimage, deployed: true });
+          pending.delete(node);
+        } else if (FINAL_FAILURES.has(status)) {
+          states.set(node, failed(status, statusTime));
+          pending.delete(node);
+        }
+      }
+      const line = progressLine(
+        range,
+        active.map((node) => states.get(node)?.status ?? last.get(node)?.status ?? ""),
+      );
+      // A new line whenever the counts change, and a reminder at least every minute of a long
+      // install, so a wait is never silent.
+      if (line !== reported || Date.now() - reportedAt >= HEARTBEAT_MS) {
+        const waited = Math.round((Date.now() - started) / 1000);
+        report(line === reported ? `${line} (still waiting, ${waited} s)` : line);
+        reported = line;
+        reportedAt = Date.now();
+      }
+    }
+    const minutes = Math.round((plan.timeoutMs / 60_000) * 100) / 100;
+    for (const node of pending) {
+      const seen = last.get(node);
+      states.set(
+        node,
+        failed(
+          `timed out after ${minutes} min in status ${seen?.status || "unknown"}`,
+          seen?.statusTime ?? "",
+        ),
+      );
+    }
+  };
+
+  const workers = Array.from({ length: Math.min(plan.concurrency, queue.length) }, async () => {
+    for (let batch = queue.shift(); batch; batch = queue.shift()) await runBatch(batch);
+  });
+  await Promise.all(workers);
+  return states;
+}
+
+/** A failure message naming each node that did not finish and its last status. */
+export function failureSummary(
+  kind: string,
+  states: ReadonlyMap<string, NodeState>,
+  osimage: string,
+): string {
+  const failedNodes = [...states].filter(([, state]) => !state.deployed);
+  const done = states.size - failedNodes.length;
+  const shown = failedNodes.slice(0, 50).map(([node, state]) => {
+    const when = state.statusTime ? ` since ${state.statusTime}` : "";
+    return `${node}: ${state.status}${when}`;
+  });
+  const more = failedNodes.length > shown.length ? `; and ${failedNodes.length - shown.length} more` : "";
+  return (
+    `${kind}: ${failedNodes.length} of ${states.size} node(s) did not boot ${osimage}: ${shown.join("; ")}${more}. ` +
+    `The ${done} node(s) that booted are recorded as done; the next pulumi up retries only the others.`
+  );
+}

@@ -1,0 +1,121 @@
+/**
+ * Provisioning through the real engine (issue #13): 64 nodes deployed in batches with a failing
+ * and a hanging node, the re-run retrying only those, no writes on a second up, a node powered
+ * off by hand shown by refresh and restored by up, an image change, destroy with onDelete
+ * offline, a zero timeout refused by check and a node that is not a node.
+ */
+import { resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { XcatClient } from "../../src/client";
+import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import { PulumiWorkspace } from "./support/pulumi-workspace";
+
+function writes(emulator: RunningEmulator): number {
+  return Object.entries(emulator.stats().byRoute)
+    .filter(([route]) => /^(PUT|POST|DELETE) /.test(route))
+    .reduce((sum, [, count]) => sum + count, 0);
+}
+
+describe("Deployment and PowerState on the real engine", () => {
+  let emulator: RunningEmulator;
+  let admin: XcatClient;
+  let workspace: PulumiWorkspace;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ bootSeconds: 1, failNodes: ["c010"], hangNodes: ["c020"] });
+    admin = new XcatClient({ url: emulator.url, username: "root", password: "cluster" });
+    await admin.nodes.create("c[001-064]", { groups: "compute,all", mgt: "ipmi" });
+    workspace = await PulumiWorkspace.create({
+      programDir: resolve(import.meta.dirname, "../../examples/provisioning"),
+      sandboxDir: inject("e2eSandbox"),
+    });
+    await workspace.setConfig("xcat:url", emulator.url);
+    await workspace.setConfig("xcat:username", "root");
+    await workspace.setConfig("xcat:password", "cluster", { secret: true });
+    await workspace.setConfig("pollSeconds", "0.2");
+    await workspace.setConfig("timeoutMinutes", "0.1");
+  });
+
+  afterAll(async () => {
+    await workspace?.dispose();
+    await admin?.close();
+    await emulator?.close();
+  });
+
+  it("a zero timeout is refused by check, naming the resource and field, before anything is sent", async () => {
+    await workspace.setConfig("timeoutMinutes", "0");
+    const before = writes(emulator);
+    const result = await workspace.run(["preview"], { allowFailure: true });
+    expect(result.exitCode).not.toBe(0);
+    expect(`${result.stdout}${result.stderr}`).toMatch(/timeoutMinutes must be a number greater than 0/);
+    expect(writes(emulator)).toBe(before);
+    await workspace.setConfig("timeoutMinutes", "0.1");
+  });
+
+  it("a node that is not a node fails the deployment naming it, and nothing is deployed", async () => {
+    await workspace.setConfig("nodes", "c001,ghost");
+    const result = await workspace.run(["up", "--yes", "--skip-preview"], { allowFailure: true });
+    expect(result.exitCode).not.toBe(0);
+    expect(`${result.stdout}${result.stderr}`).toMatch(/xcat:Deployment: nodes: .*ghost/);
+    expect(emulator.state.getObject("node", "c001")?.provmethod).toBeUndefined();
+    await workspace.run(["config", "rm", "nodes"]);
+  });
+
+  it("deploys 64 nodes in batches, showing progress; a failing and a hanging node fail the resource by name", async () => {
+    const result = await workspace.run(["up", "--yes", "--skip-preview"], { allowFailure: true });
+    const output = `${result.stdout}${result.stderr}`;
+    expect(result.exitCode).not.toBe(0);
+    expect(output).toMatch(/2 of 64 node\(s\) did not boot/);
+    expect(output).toMatch(/c010: failed since/);
+    expect(output).toMatch(/c020: timed out after 0\.1 min in status installing/);
+    // Progress lines per batch while it runs.
+    expect(output).toMatch(/xcat:Deployment c\[049-064\]: installing 16/);
+    expect(output).toMatch(/xcat:Deployment c\[001-016\]: booted 15, failed 1/);
+    const state = await workspace.exportState();
+    const deployment = state.resources.find((r) => r.type.endsWith("xcat:Deployment")) as
+      | { outputs?: { nodeStates?: Record<string, { deployed: boolean }> } }
+      | undefined;
+    const states = deployment?.outputs?.nodeStates ?? {};
+    expect(Object.values(states).filter((s) => s.deployed)).toHaveLength(62);
+    expect((await admin.nodes.getAttrs("c001", ["status"])).status).toBe("booted");
+  });
+
+  it("the next up retries only the failed nodes; a second up sends nothing", async () => {
+    emulator.state.setBootOutcome("c010", "boot");
+    emulator.state.setBootOutcome("c020", "boot");
+    const c001Log = emulator.state.getHardware("c001").eventlog.length;
+    await workspace.up();
+    expect(await workspace.outputs()).toMatchObject({ deployed: 64, powered: 64 });
+    expect(emulator.state.getHardware("c001").eventlog.length).toBe(c001Log);
+    expect((await admin.nodes.getAttrs("c020", ["status"])).status).toBe("booted");
+
+    const before = writes(emulator);
+    expect(await workspace.up()).toEqual({ same: 5 });
+    expect(writes(emulator)).toBe(before);
+  });
+
+  it("a node powered off by hand shows in refresh and up powers it back on, without re-installing", async () => {
+    await admin.nodes.setPower("c005", "off");
+    const preview = await workspace.run(["preview", "--refresh", "--diff"]);
+    expect(preview.stdout).toMatch(/c005\s*:\s*"on"\s*=>\s*"off"|"c005"\s*:\s*"off"/);
+    expect(emulator.state.getHardware("c005").power).toBe("off");
+    await workspace.up(["--refresh"]);
+    expect(emulator.state.getHardware("c005").power).toBe("on");
+    expect(emulator.state.getObject("node", "c005")?.provmethod).toBe("rhels9.4-x86_64-install-compute-a");
+  });
+
+  it("an image change re-deploys every node (an update); destroy with onDelete offline takes them offline", async () => {
+    await workspace.setConfig("image", "b");
+    await workspace.setConfig("timeoutMinutes", "1");
+    const preview = await workspace.preview();
+    expect(preview.changeSummary).toMatchObject({ update: 1 });
+    expect(await workspace.up()).toMatchObject({ update: 1 });
+    expect(emulator.state.getObject("node", "c064")?.provmethod).toBe("rhels9.4-x86_64-install-compute-b");
+
+    await workspace.setConfig("onDelete", "offline");
+    await workspace.up();
+    await workspace.destroy();
+    expect(emulator.state.getHardware("c033").power).toBe("off");
+    expect(emulator.state.getObject("node", "c033")?.currstate).toBe("offline");
+  });
+});

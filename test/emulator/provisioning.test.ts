@@ -1,0 +1,207 @@
+/**
+ * Provisioning in simulated time (issue #13 item 2): nodeset, rsetboot net and rpower start a
+ * network boot; the node's `status` walks through xCAT's values (perl-xCAT/xCAT/GlobalDef.pm:43-63)
+ * and nodestat, bootstate and nextboot answer accordingly. Nodes can be made to fail or hang.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { describe, expect, it } from "vitest";
+import { call, createNode, useEmulator } from "./helpers";
+
+const BOOT_SECONDS = 0.4;
+
+async function statuses(xcat: Parameters<typeof call>[0], range: string) {
+  const reply = await call(xcat, "GET", `/nodes/${range}/attrs/status,statustime`);
+  return reply.json as Record<string, { status?: string; statustime?: string }>;
+}
+
+async function waitFor(
+  xcat: Parameters<typeof call>[0],
+  range: string,
+  done: (s: Record<string, { status?: string }>) => boolean,
+) {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const s = await statuses(xcat, range);
+    if (done(s) || Date.now() > deadline) return s;
+    await sleep(50);
+  }
+}
+
+describe("provisioning", () => {
+  const env = useEmulator({ seed: 3, bootSeconds: BOOT_SECONDS, failNodes: ["c04"], hangNodes: ["c05"] });
+
+  it("setup: an install image and nodes", async () => {
+    await call(env.xcat, "PUT", "/osimages/rhels8-install", {
+      body: {
+        imagetype: "linux",
+        provmethod: "install",
+        osvers: "rhels8.8",
+        osarch: "x86_64",
+        profile: "compute",
+      },
+    });
+    await call(env.xcat, "PUT", "/osimages/rhels8-diskless", {
+      body: {
+        imagetype: "linux",
+        provmethod: "netboot",
+        osvers: "rhels8.8",
+        osarch: "x86_64",
+        profile: "compute",
+      },
+    });
+    await call(env.xcat, "PUT", "/osimages/noprov", { body: { imagetype: "linux", osvers: "rhels8.8" } });
+    await createNode(env.xcat, "c[01-06]", { groups: "compute", mgt: "ipmi" });
+  });
+
+  it("nodeset with an unknown image is refused for the range, nothing changed (destiny.pm:304)", async () => {
+    const before = await call(env.xcat, "GET", "/nodes/c01,c02/bootstate");
+    const reply = await call(env.xcat, "PUT", "/nodes/c01,c02/bootstate", { body: { osimage: "nosuch" } });
+    expect(reply.status).toBe(403);
+    expect(reply.json).toEqual({
+      error: ["Cannot find the OS image nosuch in the osimage table."],
+      errorcode: "1",
+    });
+    expect((await call(env.xcat, "GET", "/nodes/c01,c02/bootstate")).json).toEqual(before.json);
+  });
+
+  it("nodeset with an image without provmethod is refused (destiny.pm:300)", async () => {
+    const reply = await call(env.xcat, "PUT", "/nodes/c01/bootstate", { body: { osimage: "noprov" } });
+    expect(reply.status).toBe(403);
+    expect(reply.json).toEqual({ error: ["osimage.provmethod for noprov must be set."], errorcode: "1" });
+  });
+
+  it("legacy states are refused; nodeset osimage takes each node's own provmethod, per node (destiny.pm:286-392)", async () => {
+    const legacy = await call(env.xcat, "PUT", "/nodes/c01/bootstate", { body: { state: "install" } });
+    expect(legacy.status).toBe(403);
+    expect(legacy.json).toEqual({
+      error: [
+        'The options "install", "netboot", and "statelite" have been deprecated, use "osimage=<osimage_name>" instead.',
+      ],
+      errorcode: "1",
+    });
+    await call(env.xcat, "PUT", "/nodes/c02", { body: { provmethod: "rhels8-diskless" } });
+    await call(env.xcat, "PUT", "/nodes/c03", { body: { provmethod: "gone" } });
+    const own = await call(env.xcat, "PUT", "/nodes/c01,c02,c03/bootstate", { body: { state: "osimage" } });
+    expect(own.status).toBe(403);
+    expect(own.json).toEqual({
+      error: [
+        "c01: OS image name must be specified in nodetype.provmethod",
+        "c03: Cannot find the OS image gone in the osimage table",
+      ],
+      errorcode: "1",
+    });
+    // The good node was set all the same.
+    expect((await call(env.xcat, "GET", "/nodes/c02/bootstate")).json).toEqual({
+      c02: { bootstate: "netboot rhels8.8-x86_64-compute" },
+    });
+  });
+
+  it("an install walks powering-on, installing, booting, booted; nodeset next returns the node to boot", async () => {
+    await call(env.xcat, "PUT", "/nodes/c[01-03]/power", { body: { action: "off" } });
+    expect(
+      (await call(env.xcat, "PUT", "/nodes/c[01-03]/bootstate", { body: { osimage: "rhels8-install" } }))
+        .status,
+    ).toBe(200);
+    expect((await call(env.xcat, "PUT", "/nodes/c[01-03]/nextboot", { body: { order: "net" } })).status).toBe(
+      200,
+    );
+    expect((await call(env.xcat, "PUT", "/nodes/c[01-03]/power", { body: { action: "boot" } })).status).toBe(
+      200,
+    );
+    const first = await statuses(env.xcat, "c[01-03]");
+    expect(first.c01?.status).toBe("powering-on");
+    expect(first.c01?.statustime).toMatch(/^\d\d-\d\d-\d{4} \d\d:\d\d:\d\d$/);
+    // The boot override is used once.
+    expect((await call(env.xcat, "GET", "/nodes/c01/nextboot")).json).toEqual({
+      c01: { nextboot: "boot override inactive" },
+    });
+    const installing = await waitFor(env.xcat, "c[01-03]", (s) => s.c01?.status !== "powering-on");
+    expect(["installing", "booting", "booted"]).toContain(installing.c01?.status);
+    if (installing.c01?.status === "installing") {
+      expect((await call(env.xcat, "GET", "/nodes/c01/nodestat")).json).toEqual({
+        c01: { nodestat: "ping " },
+      });
+    }
+    const booted = await waitFor(env.xcat, "c[01-03]", (s) =>
+      ["c01", "c02", "c03"].every((n) => s[n]?.status === "booted"),
+    );
+    expect(Object.values(booted).map((s) => s.status)).toEqual(["booted", "booted", "booted"]);
+    expect((await call(env.xcat, "GET", "/nodes/c[01-03]/nodestat")).json).toEqual({
+      c01: { nodestat: "sshd" },
+      c02: { nodestat: "sshd" },
+      c03: { nodestat: "sshd" },
+    });
+    expect((await call(env.xcat, "GET", "/nodes/c01/bootstate")).json).toEqual({
+      c01: { bootstate: "boot" },
+    });
+    expect(env.xcat.state.getObject("node", "c01")?.provmethod).toBe("rhels8-install");
+  });
+
+  it("a failing node reports failed and a hanging one stays installing; the others boot", async () => {
+    await call(env.xcat, "PUT", "/nodes/c[04-06]/bootstate", { body: { osimage: "rhels8-install" } });
+    await call(env.xcat, "PUT", "/nodes/c[04-06]/nextboot", { body: { order: "net" } });
+    await call(env.xcat, "PUT", "/nodes/c[04-06]/power", { body: { action: "boot" } });
+    const s = await waitFor(
+      env.xcat,
+      "c[04-06]",
+      (x) => x.c06?.status === "booted" && x.c04?.status === "failed",
+    );
+    expect(s.c04?.status).toBe("failed");
+    expect(s.c05?.status).toBe("installing");
+    expect(s.c06?.status).toBe("booted");
+    await sleep(BOOT_SECONDS * 1000);
+    expect((await statuses(env.xcat, "c05")).c05?.status).toBe("installing");
+  });
+
+  it("the outcome can be changed per node through the state API; the next boot uses it", async () => {
+    env.xcat.state.setBootOutcome("c04", "boot");
+    env.xcat.state.setBootOutcome("c06", "fail");
+    await call(env.xcat, "PUT", "/nodes/c04,c06/bootstate", { body: { osimage: "rhels8-diskless" } });
+    await call(env.xcat, "PUT", "/nodes/c04,c06/nextboot", { body: { order: "net" } });
+    await call(env.xcat, "PUT", "/nodes/c04,c06/power", { body: { action: "reset" } });
+    const early = await statuses(env.xcat, "c04");
+    expect(early.c04?.status).toBe("powering-on");
+    const s = await waitFor(
+      env.xcat,
+      "c04,c06",
+      (x) => x.c04?.status === "booted" && x.c06?.status === "failed",
+    );
+    expect(s.c04?.status).toBe("booted");
+    expect(s.c06?.status).toBe("failed");
+    // A diskless image keeps its boot state: the node netboots it again next time.
+    expect((await call(env.xcat, "GET", "/nodes/c04/bootstate")).json).toEqual({
+      c04: { bootstate: "netboot rhels8.8-x86_64-compute" },
+    });
+  });
+
+  it("power off ends a boot with powering-off (ipmi.pm:2959); power on boots from disk", async () => {
+    await call(env.xcat, "PUT", "/nodes/c05/power", { body: { action: "off" } });
+    expect((await statuses(env.xcat, "c05")).c05?.status).toBe("powering-off");
+    expect((await call(env.xcat, "GET", "/nodes/c05/nodestat")).json).toEqual({
+      c05: { nodestat: "noping" },
+    });
+    env.xcat.state.setBootOutcome("c05", "boot");
+    await call(env.xcat, "PUT", "/nodes/c01/power", { body: { action: "off" } });
+    await call(env.xcat, "PUT", "/nodes/c01/power", { body: { action: "on" } });
+    const s = await waitFor(env.xcat, "c01", (x) => x.c01?.status === "booted");
+    expect(s.c01?.status).toBe("booted");
+    // A disk boot does not reinstall: the boot state stays as the install left it.
+    expect((await call(env.xcat, "GET", "/nodes/c01/bootstate")).json).toEqual({
+      c01: { bootstate: "boot" },
+    });
+  });
+
+  it("power on of a node already on changes nothing", async () => {
+    const before = await statuses(env.xcat, "c01");
+    await call(env.xcat, "PUT", "/nodes/c01/power", { body: { action: "on" } });
+    expect(await statuses(env.xcat, "c01")).toEqual(before);
+  });
+
+  it("removing a node ends its boot", async () => {
+    await call(env.xcat, "PUT", "/nodes/c05/power", { body: { action: "on" } });
+    expect((await call(env.xcat, "DELETE", "/nodes/c05")).status).toBe(200);
+    await sleep(BOOT_SECONDS * 1000);
+    expect(env.xcat.state.getObject("node", "c05")).toBeUndefined();
+    expect(env.xcat.state.getRows("_emu_boot").map((r) => r.node)).not.toContain("c05");
+  });
+});
