@@ -10,12 +10,12 @@ import { CommandError } from "./errors";
 
 const PLAIN_STATES = new Set(["offline", "boot", "shell", "standby", "iscsiboot"]);
 
-/** What copycds derives from an ISO file name such as `RHEL-8.8.0-x86_64-dvd1.iso`. */
+/** What copycds derives from an ISO file name such as `RHEL-8.8.0-x86_64-dvd1.iso` or `RHEL6.5-20131111.0-Server-x86_64-DVD1.iso`. */
 export function distroFromIso(path: string, name?: string, arch?: string) {
   const file = path.split("/").pop() ?? path;
   const archMatch = /(x86_64|ppc64le|ppc64|aarch64|s390x)/.exec(file);
   const patterns: [RegExp, (m: RegExpExecArray) => string][] = [
-    [/RHEL-(\d+)\.(\d+)/i, (m) => `rhels${m[1]}.${m[2]}`],
+    [/RHEL-?(\d+)\.(\d+)/i, (m) => `rhels${m[1]}.${m[2]}`],
     [/rhel-(?:server-)?(\d+)\.(\d+)/i, (m) => `rhels${m[1]}.${m[2]}`],
     [/CentOS-(\d+)(?:\.(\d+))?/i, (m) => `centos${m[1]}${m[2] ? `.${m[2]}` : ""}`],
     [/Rocky-(\d+)\.(\d+)/i, (m) => `rocky${m[1]}.${m[2]}`],
