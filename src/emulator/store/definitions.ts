@@ -158,6 +158,10 @@ export class Definitions {
     options: WriteOptions,
   ): void {
     if (assignments.length === 0) {
+      // chdef with no attr=val builds no FINALATTRS entry and ends in its informational summary,
+      // which the CGI drops (DBobjectdefs.pm:2417-2474, 3066-3110): nothing changes, no error.
+      // mkdef says so as an error (DBobjectdefs.pm:1699-1716).
+      if (command === "chdef") return;
       throw new CommandError([
         type === "node" ? `${NO_ATTRIBUTES_SPECIFIED} ${GROUPS_REQUIRED_ON_CREATE}` : NO_ATTRIBUTES_SPECIFIED,
       ]);
