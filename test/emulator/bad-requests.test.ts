@@ -30,6 +30,22 @@ describe("bad requests", () => {
     unchanged();
   });
 
+  it("the 400 text is JSON::PP's, byte for byte (xcatws.cgi:3473-3480; JSON::PP 4.07, as recorded in test/unit/perl-json.test.ts)", async () => {
+    // xCAT-test restapi/policy/cases0 post_policy sends this body.
+    const reply = await call(env.xcat, "POST", "/policy/11", {
+      raw: '{"name":"root1",,"commands":"rpower"}',
+    });
+    expect([reply.status, reply.json]).toEqual([
+      400,
+      {
+        error:
+          'unexpected end of string while parsing JSON string, at character offset 17 (before ""commands":"rpower"}...")\n',
+        errorcode: "2",
+      },
+    ]);
+    unchanged();
+  });
+
   it("a body that is not an object is 400 (§1.1)", async () => {
     const reply = await call(env.xcat, "POST", "/nodes/n2", { raw: "[1,2]" });
     expect(reply.status).toBe(400);
