@@ -223,12 +223,12 @@ export function perlJsonError(text: string): string | undefined {
   const value = (): void => {
     white();
     if (ch === undefined) return;
-    if (is("{")) return container("}", "object/hash");
-    if (is("[")) return container("]", "array");
-    if (is("(")) fail(NEITHER);
-    if (is('"')) return string();
-    if (isDigit() || is("-")) return number();
-    return word();
+    if (is("{")) container("}", "object/hash");
+    else if (is("[")) container("]", "array");
+    else if (is("(")) fail(NEITHER);
+    else if (is('"')) string();
+    else if (isDigit() || is("-")) number();
+    else word();
   };
 
   try {
