@@ -6,8 +6,9 @@
  * Supported forms: `a,b` (union), `n1-n5` / `n1:n5` (numeric ranges with a common prefix),
  * `node[1-3]` / `node[001-010]` (bracket ranges, padding kept), `n1+2` (n1 and the next two
  * numbers), group names, `a@b` (intersection), `-x` (exclusion of what came before), a bare
- * number (`5` → `node5`). Attribute selectors, `/regex/` and `^/file` are not supported: they
- * cannot appear in a REST path segment usefully and xCAT itself rarely sees them there.
+ * number (`5` → `node5`), and attribute selectors (`mgt==kvm`, `nodetype.os!=rhels8.8`,
+ * `groups=~^rack`, `mgt!~ipmi`; NodeRange.pm:95-200, 312-326) when the context can read node
+ * attributes. `/regex/` and `^/file` are not supported: a REST path segment cannot hold a `/`.
  */
 
 /** What expansion needs to know about the cluster. */
@@ -16,6 +17,55 @@ export interface NoderangeContext {
   isNode(name: string): boolean;
   /** Members of the group, or undefined when no group of this name exists. */
   groupMembers(name: string): readonly string[] | undefined;
+  /**
+   * The defined nodes whose `table.column` value (after group inheritance, "" when unset) passes
+   * the selector; absent when the context cannot read attributes (selectors then select nothing).
+   */
+  nodesBySelector?(selector: AttributeSelector): readonly string[];
+}
+
+/** An attribute selector atom of a noderange (NodeRange.pm nodesbycriteria). */
+export interface AttributeSelector {
+  readonly table: string;
+  readonly column: string;
+  readonly value: string;
+  /** `==`/`=` equal, `!=` not equal, `=~` regex match, `!~` regex mismatch. */
+  readonly match: "equal" | "notEqual" | "regex" | "notRegex";
+}
+
+/** NodeRange.pm:97-100: attribute names usable without a table. */
+const SELECTOR_SHORT_NAMES: Readonly<Record<string, readonly [string, string]>> = {
+  groups: ["nodelist", "groups"],
+  tags: ["nodelist", "groups"],
+  mgt: ["nodehm", "mgt"],
+};
+
+/**
+ * Parses an attribute selector as NodeRange.pm:115-139 does (the operators tried in its order,
+ * regex values stripped of one leading and one trailing `/`); undefined when the name is neither
+ * a short name nor `table.column` (xCAT then selects no node).
+ */
+export function parseAttributeSelector(atom: string): AttributeSelector | undefined {
+  const forms: [RegExp, string, AttributeSelector["match"]][] = [
+    [/^[^=]*!=/, "!=", "notEqual"],
+    [/^[^=]*=~/, "=~", "regex"],
+    [/[^=]*==/, "==", "equal"],
+    [/[^=]*=/, "=", "equal"],
+    [/[^=]*!~/, "!~", "notRegex"],
+  ];
+  for (const [test, operator, match] of forms) {
+    if (!test.test(atom)) continue;
+    const at = atom.indexOf(operator);
+    const name = atom.slice(0, at);
+    let value = atom.slice(at + operator.length);
+    if (match === "regex" || match === "notRegex") value = value.replace(/^\//, "").replace(/\/$/, "");
+    const short = SELECTOR_SHORT_NAMES[name];
+    const dot = name.indexOf(".");
+    if (short) return { table: short[0], column: short[1], value, match };
+    if (dot > 0) return { table: name.slice(0, dot), column: name.slice(dot + 1), value, match };
+    return undefined;
+  }
+  return undefined;
 }
 
 /**
@@ -115,6 +165,11 @@ function expandAtom(token: string, context: NoderangeContext): string[] {
       result = new Set([...result].filter((n) => right.has(n)));
     }
     return [...result];
+  }
+  if (/[=~]/.test(token)) {
+    // NodeRange.pm:312-326: selection by attribute value; an unusable selector selects nothing.
+    const selector = parseAttributeSelector(token);
+    return selector && context.nodesBySelector ? [...context.nodesBySelector(selector)] : [];
   }
   if (/^\d+$/.test(token)) return [`node${token}`];
   return expandBrackets(token) ?? expandPlus(token) ?? expandDashRange(token) ?? [token];

@@ -101,6 +101,59 @@ describe("globalconf", () => {
     });
   });
 
+  it("a fresh MN holds the site keys xcatconfig writes on Linux (xcatconfig:1213-1289)", async () => {
+    const site = (
+      (await call(env.xcat, "GET", "/globalconf")).json as { clustersite: Record<string, string> }
+    ).clustersite;
+    // Fixed values, as the chtab commands write them.
+    expect(site).toMatchObject({
+      blademaxp: "64",
+      fsptimeout: "0",
+      installdir: "/install",
+      ipmimaxp: "64",
+      ipmiretries: "3",
+      ipmitimeout: "2",
+      consoleondemand: "no",
+      maxssh: "8",
+      ppcmaxp: "64",
+      ppcretry: "3",
+      ppctimeout: "0",
+      powerinterval: "0",
+      syspowerinterval: "0",
+      sharedtftp: "1",
+      tftpdir: "/tftpboot",
+      xcatdport: "3001",
+      xcatiport: "3002",
+      xcatconfdir: "/etc/xcat",
+      useNmapfromMN: "no",
+      enableASMI: "no",
+      db2installloc: "/mntdb2",
+      databaseloc: "/var/lib",
+      sshbetweennodes: "ALLGROUPS",
+      dnshandler: "ddns",
+      vsftp: "n",
+      cleanupxcatpost: "no",
+      cleanupdiskfullxcatpost: "no",
+      dhcplease: "43200",
+      auditnosyslog: "0",
+      xcattlspolicy: "modern",
+      auditskipcmds: "ALL",
+      // Machine-dependent: the simulated MN's address, an EL 9 install (OmapiPolicy.pm:67-83).
+      master: "10.0.0.1",
+      nameservers: "10.0.0.1",
+      dhcpomapialgorithm: "hmac-sha256",
+    });
+    for (const key of [
+      "domain",
+      "forwarders",
+      "timezone",
+      "SNsyncfiledir",
+      "nodesyncfiledir",
+      "xcatsslversion",
+    ])
+      expect(site).toHaveProperty(key);
+  });
+
   it("attrs: existing keys only; a missing key gives 200 with an empty body (§5.6, §9.7)", async () => {
     expect((await call(env.xcat, "GET", "/globalconf/attrs/xcatdport,nokey")).json).toEqual({
       clustersite: { xcatdport: "3001" },

@@ -90,7 +90,14 @@ export function createObjects(type: ObjectType) {
     if (upsert) ctx.store.definitions.change(type, names, assignments);
     else {
       const force = options.includes("-f") || options.includes("--force");
-      ctx.store.definitions.create(type, names, assignments, { force });
+      const at = options.indexOf("--template");
+      // The CGI passes the option's value only when it is true in Perl (xcatws.cgi:2076-2083).
+      const next = at >= 0 ? options[at + 1] : undefined;
+      const template = at < 0 ? undefined : next !== undefined && !next.startsWith("-") ? next : "";
+      ctx.store.definitions.create(type, names, assignments, {
+        force,
+        ...(template !== undefined ? { template } : {}),
+      });
     }
     return empty();
   };

@@ -58,12 +58,12 @@ export function stringParam(ctx: HandlerContext, key: string): string | undefine
 
 /** A noderange as lsdef/chdef/rmdef take it: expanded, unknown names kept (§1.3). */
 export function definitionNames(ctx: HandlerContext, noderange: string): string[] {
-  return expandNoderange(noderange, ctx.store.index);
+  return expandNoderange(noderange, ctx.store.noderange);
 }
 
 /** A noderange as xcatd verifies it for action commands: every name must be a node or group. */
 export function verifiedNodes(ctx: HandlerContext, noderange: string): string[] {
-  const names = expandNoderange(noderange, ctx.store.index);
+  const names = expandNoderange(noderange, ctx.store.noderange);
   const unknown = names.filter((n) => !ctx.store.index.isNode(n));
   if (unknown.length > 0) throw new CommandError([invalidNoderange(unknown)]);
   if (names.length === 0) throw new CommandError([NO_NODES_IN_NODERANGE]);

@@ -4,9 +4,11 @@
  * out of the body and the query; everything else lands in one `paramhash`, where a query param
  * overrides a body key of the same name.
  */
+
 import { GENERAL_PARAMS } from "../../contract/envelope";
 import { BODY_NOT_AN_OBJECT } from "../../contract/messages";
 import { WebError } from "./errors";
+import { perlJsonError } from "./perl-json";
 
 export type GeneralParam = (typeof GENERAL_PARAMS)[number];
 
@@ -20,24 +22,13 @@ export interface RequestParams {
 
 const GENERAL = new Set<string>(GENERAL_PARAMS);
 
-/** A Perl-JSON-like parser message for text that is not JSON (JSON::PP's wording, §3.1). */
-export function jsonParseMessage(text: string, error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const match = /position (\d+)/.exec(message);
-  const offset = match ? Number(match[1]) : text.length;
-  const rest = text.slice(offset);
-  let before = "(end of string)";
-  if (rest !== "") {
-    const snippet = JSON.stringify(rest.length > 32 ? rest.slice(0, 32) : rest).slice(1, -1);
-    before = `"${snippet}${rest.length > 32 ? "..." : ""}"`;
-  }
-  let kind = "malformed JSON string, neither tag, array, object, number, string or atom";
-  const previous = text.slice(0, offset).trimEnd().slice(-1);
-  if (rest === "") kind = "unexpected end of string while parsing JSON string";
-  else if ((previous === "{" || previous === ",") && !rest.startsWith('"') && /^\s*\{/.test(text))
-    kind = `'"' expected`;
-  else if (previous === '"' || /^[\w\]]/.test(previous)) kind = ", or } expected while parsing object/hash";
-  return `${kind}, at character offset ${offset} (before ${before})\n`;
+/**
+ * The CGI's 400 text for a body JSON::PP cannot decode (§3.1): the decoder's message, location
+ * removed, newline kept. Should JSON.parse refuse what JSON::PP takes, JSON::PP's catch-all
+ * message is used.
+ */
+function jsonParseMessage(text: string): string {
+  return `${perlJsonError(text) ?? `malformed JSON string, neither array, object, number, string or atom, at character offset 0 (before "${text.slice(0, 20)}")`}\n`;
 }
 
 function isFormType(contentType: string): boolean {
@@ -63,8 +54,8 @@ export function parseParams(
     let parsed: unknown;
     try {
       parsed = JSON.parse(body);
-    } catch (error) {
-      throw new WebError(400, jsonParseMessage(body, error));
+    } catch {
+      throw new WebError(400, jsonParseMessage(body));
     }
     if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
       throw new WebError(400, BODY_NOT_AN_OBJECT);

@@ -28,6 +28,7 @@ import { type OnlyIfSources, onlyIfHolds, type RowSource, typeMap, writeMappings
 import type { Database } from "./database";
 import { CommandError, ErrorList } from "./errors";
 import { type NodeIndex, splitList } from "./node-index";
+import { withTemplate } from "./node-templates";
 import { type ObjectAttributes, type ObjectReader, sortKeys } from "./object-reader";
 
 /** `attr=value` operands in request order; "" clears the attribute (§1.4). */
@@ -36,6 +37,8 @@ export type Assignments = ReadonlyArray<readonly [attribute: string, value: stri
 export interface WriteOptions {
   /** mkdef -f: replace an existing definition. */
   readonly force?: boolean;
+  /** mkdef --template: the template's name ("" when the option had no value). */
+  readonly template?: string;
 }
 
 export class Definitions {
@@ -108,7 +111,18 @@ export class Definitions {
     assignments: Assignments,
     options: WriteOptions = {},
   ): void {
-    this.#write("mkdef", type, names, assignments, options);
+    const filled =
+      options.template === undefined
+        ? assignments
+        : withTemplate(
+            options.template,
+            type,
+            names,
+            assignments,
+            (name) => this.#reader.read(type, [name]).get(name),
+            this.list(type).length > 0,
+          );
+    this.#write("mkdef", type, names, filled, options);
   }
 
   /** `chdef`: changes objects, creating the missing ones (§5.1). */
@@ -158,6 +172,10 @@ export class Definitions {
     options: WriteOptions,
   ): void {
     if (assignments.length === 0) {
+      // chdef with no attr=val builds no FINALATTRS entry and ends in its informational summary,
+      // which the CGI drops (DBobjectdefs.pm:2417-2474, 3066-3110): nothing changes, no error.
+      // mkdef says so as an error (DBobjectdefs.pm:1699-1716).
+      if (command === "chdef") return;
       throw new CommandError([
         type === "node" ? `${NO_ATTRIBUTES_SPECIFIED} ${GROUPS_REQUIRED_ON_CREATE}` : NO_ATTRIBUTES_SPECIFIED,
       ]);

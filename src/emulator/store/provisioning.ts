@@ -13,12 +13,12 @@ const PLAIN_STATES = new Set(["offline", "boot", "shell", "standby", "iscsiboot"
 /** Boot states xCAT no longer takes by name (destiny.pm:286-288). */
 const LEGACY_STATES = new Set(["install", "netboot", "statelite"]);
 
-/** What copycds derives from an ISO file name such as `RHEL-8.8.0-x86_64-dvd1.iso`. */
+/** What copycds derives from an ISO file name such as `RHEL-8.8.0-x86_64-dvd1.iso` or `RHEL6.5-20131111.0-Server-x86_64-DVD1.iso`. */
 export function distroFromIso(path: string, name?: string, arch?: string) {
   const file = path.split("/").pop() ?? path;
   const archMatch = /(x86_64|ppc64le|ppc64|aarch64|s390x)/.exec(file);
   const patterns: [RegExp, (m: RegExpExecArray) => string][] = [
-    [/RHEL-(\d+)\.(\d+)/i, (m) => `rhels${m[1]}.${m[2]}`],
+    [/RHEL-?(\d+)\.(\d+)/i, (m) => `rhels${m[1]}.${m[2]}`],
     [/rhel-(?:server-)?(\d+)\.(\d+)/i, (m) => `rhels${m[1]}.${m[2]}`],
     [/CentOS-(\d+)(?:\.(\d+))?/i, (m) => `centos${m[1]}${m[2] ? `.${m[2]}` : ""}`],
     [/Rocky-(\d+)\.(\d+)/i, (m) => `rocky${m[1]}.${m[2]}`],

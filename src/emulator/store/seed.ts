@@ -2,6 +2,11 @@
  * The tables of a freshly installed management node (xcatconfig): the account, the default
  * policies (xcat-behavior.md §4.4), the stock site keys (§5.6) and the xcatdefaults postscripts
  * (§5.2). Values are those of a small lab MN at 10.0.0.1.
+ *
+ * Site keys: xcatconfig:1213-1289 (initDB). Machine-dependent values are placeholders of the
+ * simulated MN: domain, master and nameservers (its address), forwarders (its resolv.conf),
+ * timezone, and dhcpomapialgorithm, which xcatconfig sets on a new install of EL 9 or later and
+ * Ubuntu 20.04 or later (OmapiPolicy.pm:67-83); the simulated MN is EL 9.
  */
 import type { Database } from "./database";
 
@@ -10,9 +15,12 @@ export const MN_HOSTNAME = "xcatmn";
 
 export const SITE_DEFAULTS: Readonly<Record<string, string>> = {
   blademaxp: "64",
+  cleanupdiskfullxcatpost: "no",
   cleanupxcatpost: "no",
   consoleondemand: "no",
   databaseloc: "/var/lib",
+  db2installloc: "/mntdb2",
+  dhcpomapialgorithm: "hmac-sha256",
   dhcplease: "43200",
   dnshandler: "ddns",
   domain: "cluster.local",
@@ -45,6 +53,7 @@ export const SITE_DEFAULTS: Readonly<Record<string, string>> = {
   xcatdport: "3001",
   xcatiport: "3002",
   xcatsslversion: "TLSv12",
+  xcattlspolicy: "modern",
 };
 
 const POLICIES: readonly (readonly [string, Record<string, string>])[] = [

@@ -10,6 +10,7 @@ import { Hardware } from "./hardware";
 import { NetworkServices } from "./network-services";
 import { NodeActions } from "./node-actions";
 import { NodeIndex } from "./node-index";
+import { NodeSelection } from "./node-selection";
 import { ObjectReader } from "./object-reader";
 import { Provisioning } from "./provisioning";
 import { RemoteCommands } from "./remote-commands";
@@ -39,6 +40,8 @@ export class XcatStore {
   readonly provisioning: Provisioning;
   readonly services: NetworkServices;
   readonly tables: TableCommands;
+  /** What noderanges in paths expand against: names, groups and attribute selectors. */
+  readonly noderange: NodeSelection;
   readonly accounts: Accounts;
   readonly boots: BootSimulation;
 
@@ -59,6 +62,7 @@ export class XcatStore {
     this.provisioning = new Provisioning(this.db, this.definitions);
     this.services = new NetworkServices(this.db, this.definitions, options.seed);
     this.tables = new TableCommands(this.db, this.index);
+    this.noderange = new NodeSelection(this.index, this.tables);
     this.accounts = new Accounts(this.db, clock, {
       ...(options.tokenTtlSeconds !== undefined ? { ttlSeconds: options.tokenTtlSeconds } : {}),
     });
