@@ -74,6 +74,7 @@ export abstract class NamedObjects {
       now: batching.now,
       fetchMany: (names) => this.#readBatch(names),
       fetchAll: () => this.getMany("ALLRESOURCES"),
+      countAll: async () => (await this.list()).length,
     });
     return this.#batcher;
   }
