@@ -1,0 +1,113 @@
+/**
+ * Merged requests against an emulator that answers slowly, as a management node does (issue #11,
+ * xcat-behavior.md section 10: ~0.3 s a request). Calls that arrive while a request of their kind
+ * is being answered go out together: concurrent reads, deletes of one type (a missing one among
+ * them is a successful delete, §9.6) and updates with equal bodies; one bad object fails only its
+ * own caller.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isNotFound, type XcatClient } from "../../src/client";
+import type { RunningEmulator } from "../../src/emulator";
+import { connect, emulator } from "./support/emulator";
+
+const COUNT = 100;
+const names = (prefix: string) =>
+  Array.from({ length: COUNT }, (_, i) => `${prefix}${String(i).padStart(3, "0")}`);
+
+let emu: RunningEmulator;
+let client: XcatClient;
+
+beforeAll(async () => {
+  emu = await emulator({ latencyMs: [300, 300] });
+  client = connect(emu, { maxConcurrency: 8 });
+  const setup = connect(emu, { batching: false, maxConcurrency: 200 });
+  await Promise.all(
+    [...names("rd"), ...names("dl"), ...names("up")].map((name) =>
+      setup.nodes.create(name, { groups: "merged,all", usercomment: name }),
+    ),
+  );
+  await setup.nodes.get("rd000"); // the token is in place before anything is counted
+  await client.nodes.list();
+  await setup.close();
+});
+
+afterAll(async () => {
+  await client.close();
+  await emu.close();
+});
+
+async function requestsDuring(work: () => Promise<unknown>): Promise<number> {
+  const before = emu.stats().total;
+  await work();
+  return emu.stats().total - before;
+}
+
+describe("merged requests against a slow server", () => {
+  it(`answers ${COUNT} concurrent gets in at most 3 requests`, async () => {
+    let found: Record<string, string>[] = [];
+    const requests = await requestsDuring(async () => {
+      found = await Promise.all(names("rd").map((name) => client.nodes.get(name)));
+    });
+    expect(found.map((attrs) => attrs.usercomment)).toEqual(names("rd"));
+    expect(requests).toBeLessThanOrEqual(3);
+  });
+
+  it("queues gets that trickle in behind the one in flight", async () => {
+    const some = names("rd").slice(0, 20);
+    const started = Date.now();
+    const requests = await requestsDuring(async () => {
+      const reads: Promise<unknown>[] = [];
+      for (const name of some) {
+        reads.push(client.nodes.get(name));
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await Promise.all(reads);
+    });
+    expect(requests).toBeLessThanOrEqual(3);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it(`applies ${COUNT} equal updates in at most 2 requests, and different bodies apart`, async () => {
+    const targets = names("up");
+    const requests = await requestsDuring(() =>
+      Promise.all(targets.map((name) => client.nodes.update(name, { provmethod: "rocky9-netboot" }))),
+    );
+    expect(requests).toBeLessThanOrEqual(2);
+    const read = await client.nodes.getMany(targets, { attrs: ["provmethod"] });
+    expect([...read.values()].every((attrs) => attrs.provmethod === "rocky9-netboot")).toBe(true);
+    // A read after the merged write sees it (the write log knows every name of the noderange).
+    expect((await client.nodes.get("up042")).provmethod).toBe("rocky9-netboot");
+  });
+
+  it("fails only the caller whose update is bad, naming its object", async () => {
+    // PUT of a node that does not exist needs groups: xCAT refuses it (§9.5), the others apply.
+    const targets = ["up001", "up002", "nosuch-update", "up003"];
+    const results = await Promise.allSettled(
+      targets.map((name) => client.nodes.update(name, { usercomment: "rolled" })),
+    );
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);
+    const failure = results[2] as PromiseRejectedResult;
+    expect(String(failure.reason?.message)).toContain("nosuch-update");
+    expect((await client.nodes.get("up002")).usercomment).toBe("rolled");
+  });
+
+  it(`deletes ${COUNT} nodes, one of them missing, in at most 3 requests, all succeeding`, async () => {
+    const targets = [...names("dl"), "dlmissing"];
+    const requests = await requestsDuring(() =>
+      Promise.all(targets.map((name) => client.nodes.delete(name, { ignoreMissing: true }))),
+    );
+    expect(requests).toBeLessThanOrEqual(3);
+    const left = (await client.nodes.list()).filter((name) => name.startsWith("dl"));
+    expect(left).toEqual([]);
+  });
+
+  it("still reports a missing object to a delete that does not ignore it, and only to that one", async () => {
+    await client.nodes.create("dlone", { groups: "merged" });
+    const results = await Promise.allSettled([client.nodes.delete("dlone"), client.nodes.delete("dlgone")]);
+    expect(results[0]?.status).toBe("fulfilled");
+    expect(results[1]?.status).toBe("rejected");
+    const reason = (results[1] as PromiseRejectedResult).reason;
+    expect(isNotFound(reason)).toBe(true);
+    expect(String(reason.message)).toContain("dlgone");
+  });
+});
