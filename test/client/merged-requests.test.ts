@@ -110,4 +110,33 @@ describe("merged requests against a slow server", () => {
     expect(isNotFound(reason)).toBe(true);
     expect(String(reason.message)).toContain("dlgone");
   });
+
+  it("knows what xCAT reports for created nodes of one shape from one read, and matches a real read", async () => {
+    await client.groups.update("rackx", { os: "rhels8", netboot: "xnba" });
+    const created = Array.from({ length: 30 }, (_, i) => `cr${String(i).padStart(2, "0")}`);
+    const sent = (name: string) => ({
+      groups: "rackx,all",
+      usercomment: name,
+      mgt: "ipmi",
+      bmcpassword: "s3cret",
+    });
+    let reports: Record<string, string>[] = [];
+    const requests = await requestsDuring(async () => {
+      reports = await Promise.all(
+        created.map(async (name) => {
+          await client.nodes.create(name, sent(name));
+          return client.nodes.reportAfterCreate(name, sent(name));
+        }),
+      );
+    });
+    // One POST per node and a few reads for the first ones.
+    expect(requests).toBeLessThanOrEqual(created.length + 3);
+    const actual = await client.nodes.getMany(created);
+    reports.forEach((report, i) => expect(report).toEqual(actual.get(created[i] ?? "")));
+    expect(reports[0]?.os).toBe("rhels8");
+    // A write to a group may change what nodes inherit: the next create reads again and sees it.
+    await client.groups.update("rackx", { os: "rhels9" });
+    await client.nodes.create("cr99", sent("cr99"));
+    expect((await client.nodes.reportAfterCreate("cr99", sent("cr99"))).os).toBe("rhels9");
+  });
 });
