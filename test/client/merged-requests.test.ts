@@ -132,7 +132,7 @@ describe("merged requests against a slow server", () => {
     // One POST per node and a few reads for the first ones.
     expect(requests).toBeLessThanOrEqual(created.length + 3);
     const actual = await client.nodes.getMany(created);
-    reports.forEach((report, i) => expect(report).toEqual(actual.get(created[i] ?? "")));
+    expect(reports).toEqual(created.map((name) => actual.get(name)));
     expect(reports[0]?.os).toBe("rhels8");
     // A write to a group may change what nodes inherit: the next create reads again and sees it.
     await client.groups.update("rackx", { os: "rhels9" });
