@@ -60,7 +60,7 @@ export abstract class NamedObjects {
   protected readonly spec: ObjectTypeSpec;
   /** Merges concurrent `get`s (see read-batcher.ts); created on first use, absent when off. */
   #batcher: ReadBatcher<Attributes> | undefined;
-  /** Merges deletes of this type, and updates with equal bodies (see write-merging.ts); absent when off. */
+  /** Merges deletes of nodes, and node updates with equal bodies (see write-merging.ts); absent when off or for other types. */
   #writeQueue: Coalescer<string, DeleteResult | undefined> | undefined;
   /** What xCAT adds to created objects, by the shape of what was sent (see `reportAfterCreate`). */
   readonly #derived = new Map<
@@ -91,7 +91,7 @@ export abstract class NamedObjects {
     return this.#batcher;
   }
 
-  /** The write queue, when batching is on and `names` is one plain object sent without special options. */
+  /** The write queue, when batching is on and `names` is one plain node sent without special options. */
   #mergedWrites(
     names: string | readonly string[],
     options: CallOptions | undefined,
@@ -99,8 +99,9 @@ export abstract class NamedObjects {
     if (options?.signal || options?.debug || options?.pretty || options?.xcoll) return undefined;
     const name = typeof names === "string" ? names : names.length === 1 ? names[0] : undefined;
     if (name === undefined || !isPlainName(name)) return undefined;
-    if (readBatchingOf(this.engine) === undefined || BATCHED_TYPES[this.spec.prefix] === undefined)
-      return undefined;
+    // Nodes only: noderange writes are what xcatws documents and what was checked against a running
+    // xCAT (xcat-behavior.md 9.6); other types have few objects, so merging them gains little.
+    if (readBatchingOf(this.engine) === undefined || this.spec.param !== "noderange") return undefined;
     this.#writeQueue ??= new Coalescer<string, DeleteResult | undefined>({
       run: (lane, batch) => {
         if (lane === "delete") {
