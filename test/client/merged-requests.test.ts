@@ -139,4 +139,25 @@ describe("merged requests against a slow server", () => {
     await client.nodes.create("cr99", sent("cr99"));
     expect((await client.nodes.reportAfterCreate("cr99", sent("cr99"))).os).toBe("rhels9");
   });
+
+  it("does not answer a create from another node's shape when a value decides what it shows (mgt)", async () => {
+    await client.groups.update("condx", { mgt: "ipmi", bmc: "10.9.9.9", bmcusername: "admin" });
+    const reports: Record<string, string>[] = [];
+    const actual: Record<string, string>[] = [];
+    for (const [name, mgt] of [
+      ["cd1", "ipmi"],
+      ["cd2", "kvm"],
+    ] as const) {
+      await client.nodes.create(name, { groups: "condx", mgt });
+      reports.push(await client.nodes.reportAfterCreate(name, { groups: "condx", mgt }));
+      actual.push(await client.nodes.getAttrs(name, Object.keys(reports.at(-1) ?? {})));
+    }
+    expect(reports[0]?.bmc).toBe("10.9.9.9");
+    expect(reports).toEqual(
+      actual.map((attrs, i) =>
+        Object.fromEntries(Object.entries(attrs).filter(([key]) => key in (reports[i] ?? {}))),
+      ),
+    );
+    expect((await client.nodes.get("cd2")).bmc).toBe(reports[1]?.bmc);
+  });
 });

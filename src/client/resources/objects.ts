@@ -4,6 +4,7 @@
  * namespace extends {@link NamedObjects} and adds its own routes.
  */
 import { ObjectAttributeMaps, StringList } from "../../contract/envelope";
+import { type ObjectType, objectAttributes } from "../../contract/schema";
 import { Coalescer } from "../coalescer";
 import { type Answer, type CallSpec, type CreateCheck, type Engine, parseBody } from "../engine";
 import { createXcatError, isNotFound, isXcatError } from "../errors";
@@ -48,6 +49,26 @@ export interface CreateOptions extends CallOptions {
   /** mkdef options passed through xcatws's `options` body key, e.g. `{ "--template": "x86_64kvmguest-template" }`. */
   readonly mkdefOptions?: Readonly<Record<string, string>> | undefined;
 }
+
+/** Attributes whose value decides where other attributes of `type` are stored (xCAT's only_if). */
+function conditionAttributes(type: string): readonly string[] {
+  let known = CONDITIONS.get(type);
+  if (known === undefined) {
+    const found = new Set<string>();
+    if (isObjectType(type)) {
+      for (const mappings of objectAttributes(type).values())
+        for (const mapping of mappings) if (mapping.onlyIf !== undefined) found.add(mapping.onlyIf.attribute);
+    }
+    known = [...found].sort();
+    CONDITIONS.set(type, known);
+  }
+  return known;
+}
+
+const CONDITIONS = new Map<string, readonly string[]>();
+
+const isObjectType = (type: string): type is ObjectType =>
+  ["node", "group", "osimage", "network", "policy"].includes(type);
 
 /** How long what xCAT adds to a created object is taken as known (see `reportAfterCreate`). */
 const DERIVED_TTL_MS = 60_000;
@@ -339,7 +360,10 @@ export abstract class NamedObjects {
     const type = BATCHED_TYPES[this.spec.prefix];
     if (batching === undefined || type === undefined) return this.get(name);
     const wire = toWireAttributes(sent);
-    const shape = JSON.stringify([wire.groups ?? null, Object.keys(wire).sort()]);
+    // The values that decide where other attributes live (only_if: mgt, nodetype, imagetype) are
+    // part of the shape: with mgt=kvm a node shows no inherited BMC attributes.
+    const conditions = conditionAttributes(type).map((attribute) => wire[attribute] ?? null);
+    const shape = JSON.stringify([wire.groups ?? null, conditions, Object.keys(wire).sort()]);
     const typeWrite = batching.writes.lastWrite(type, "");
     const known = this.#derived.get(shape);
     if (known !== undefined && known.seq >= typeWrite.seq && batching.now() - known.at < DERIVED_TTL_MS) {
