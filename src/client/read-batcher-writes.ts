@@ -32,6 +32,20 @@ const PLAIN_NAME = /^[A-Za-z0-9_.-]+$/;
 const MAYBE_RANGE = /\d-/;
 
 /**
+ * Whether `name` can only name itself in a noderange (no range, group selector or list), so that
+ * it can be merged with others into one comma list.
+ *
+ * @example
+ * ```ts
+ * isPlainName("cn-001"); // true
+ * isPlainName("n01-n05"); // false
+ * ```
+ */
+export function isPlainName(name: string): boolean {
+  return PLAIN_NAME.test(name) && !MAYBE_RANGE.test(name);
+}
+
+/**
  * What a call on `routeId` with `params` (encoded path segments) may change. Conservative: a name
  * that might be a range or a group widens the scope to the whole type, a write to a group also
  * touches every node (nodes inherit group attributes), a node write touches groups (members),
@@ -62,7 +76,7 @@ export function writeScope(
       names = undefined;
     }
   }
-  if (names === undefined || names.some((name) => !PLAIN_NAME.test(name) || MAYBE_RANGE.test(name))) {
+  if (names === undefined || names.some((name) => !isPlainName(name))) {
     return { kind: "objects", types: [type, ...related], names: {} };
   }
   return { kind: "objects", types: related, names: { [type]: names } };

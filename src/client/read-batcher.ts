@@ -1,25 +1,40 @@
 /**
- * Merges reads of one object type into few requests. Reads that arrive together (the engine runs
- * a handful of steps at once) go out as one GET of a comma list of up to `maxBatchSize` names.
- * When reads of objects this process has not just written keep coming (a refresh), one GET of
- * ALLRESOURCES fills a snapshot that answers the following reads for `cacheTtlMs`.
+ * Merges reads of one object type into few requests. Reads that arrive while a read of the type is
+ * in flight wait for it and then go out together as one GET of a comma list of up to
+ * `maxBatchSize` names (see coalescer.ts). When reads of objects this process has not just written
+ * keep coming (a refresh), one GET of ALLRESOURCES fills a snapshot that answers the following
+ * reads for `cacheTtlMs` (longer when the snapshot was slow to get).
+ *
+ * When to read the whole type is decided from cost (xcat-behavior.md section 10: any request
+ * ~0.3 s, a named list adds ~0.003 s per name, ALLRESOURCES ~0.0017 s per object of the type):
+ * after a few cold batches the batcher learns the size of the type from one name list, and reads
+ * the whole type once the cold batches it has sent cost about what that read costs (the
+ * "rent or buy" rule, never more than twice the best choice). A stack that manages three nodes of
+ * a 5,000-node cluster never reads the cluster; a refresh of the whole cluster reads it once.
+ * The old trigger, many cold reads within a short time (only a fast server answers that quickly),
+ * stays as a second way in.
  *
  * Freshness rule: a read is only answered from a fetch that started after the last write this
  * client made to that object had finished (see {@link WriteLog}), so a read never returns data
  * older than a write that came before it. Writes by others show up after at most `cacheTtlMs`.
  */
+import { Coalescer, type Outcome } from "./coalescer";
 import type { WriteLog } from "./read-batcher-writes";
 
 /** Tuning of a {@link ReadBatcher}; the defaults suit a management node and a Pulumi engine. */
 export interface ReadBatcherTuning {
   /** Names per batched request. Default 100. */
   readonly maxBatchSize?: number | undefined;
-  /** Milliseconds to wait for more reads before sending a batch; 0 = the next turn of the event loop. Default 0. */
+  /** Milliseconds a read waits for others when no read is in flight; 0 = the next turn of the event loop. Default 0. */
   readonly windowMs?: number | undefined;
   /** Reads of objects not written recently, within `rateWindowMs`, that switch to ALLRESOURCES. Default 32. */
   readonly allResourcesThreshold?: number | undefined;
   /** Default 2 000. */
   readonly rateWindowMs?: number | undefined;
+  /** Cold batches (within `costWindowMs`) after which the size of the type is asked for. Default 4. */
+  readonly sizeProbeAfter?: number | undefined;
+  /** How long cold batches count toward the cost of reading the whole type. Default 60 000. */
+  readonly costWindowMs?: number | undefined;
   /** How long an ALLRESOURCES snapshot answers reads. Default 5 000. */
   readonly cacheTtlMs?: number | undefined;
 }
@@ -31,6 +46,8 @@ export interface ReadBatcherOptions<T> extends ReadBatcherTuning {
   readonly fetchMany: (names: readonly string[]) => Promise<ReadonlyMap<string, T>>;
   /** Reads every object of the type. */
   readonly fetchAll: () => Promise<ReadonlyMap<string, T>>;
+  /** How many objects the type has (one cheap name list); without it only the rate trigger reads the whole type. */
+  readonly countAll?: (() => Promise<number>) | undefined;
   readonly writes: WriteLog;
   readonly now: () => number;
 }
@@ -45,7 +62,17 @@ export interface ReadBatcherStats {
   allResources: number;
   /** Reads answered from a snapshot or a fetch already under way. */
   shared: number;
+  /** Size probes (name lists) sent. */
+  sizeProbes: number;
 }
+
+/** Relative costs of xCAT reads in units of one request's base cost (xcat-behavior.md section 10). */
+const COST = {
+  /** Each name of a comma-list GET: 100 names add ~0.3 s to a 0.3 s request. */
+  perNamedObject: 0.01,
+  /** Each object of an ALLRESOURCES GET: 1,000 nodes take ~2 s, about 6 base costs more. */
+  perTypeObject: 0.006,
+} as const;
 
 interface Fetch<T> {
   /** The write sequence number when the fetch started. */
@@ -54,22 +81,22 @@ interface Fetch<T> {
   readonly result: Promise<ReadonlyMap<string, T>>;
 }
 
-interface Waiter<T> {
-  readonly name: string;
-  resolve(value: T | undefined): void;
-  reject(error: unknown): void;
-}
-
 export class ReadBatcher<T> {
-  readonly stats: ReadBatcherStats = { reads: 0, batches: 0, allResources: 0, shared: 0 };
+  readonly stats: ReadBatcherStats = { reads: 0, batches: 0, allResources: 0, shared: 0, sizeProbes: 0 };
   readonly #options: ReadBatcherOptions<T>;
-  readonly #maxBatchSize: number;
-  readonly #windowMs: number;
   readonly #threshold: number;
   readonly #rateWindowMs: number;
   readonly #ttlMs: number;
-  #pending: Waiter<T>[] = [];
-  #flushScheduled = false;
+  readonly #probeAfter: number;
+  readonly #costWindowMs: number;
+  readonly #queue: Coalescer<string, T | undefined>;
+  /** Time the last ALLRESOURCES read took; a slow one is kept longer. */
+  #allDurationMs = 0;
+  /** Cold batches sent recently: when, and how many names. */
+  #coldBatches: { readonly at: number; readonly names: number }[] = [];
+  /** Objects of the type, when known, and when learned. */
+  #typeSize: { readonly count: number; readonly at: number } | undefined;
+  #sizeProbe: Promise<void> | undefined;
   /** The latest ALLRESOURCES answer. */
   #snapshot:
     | { readonly seq: number; readonly startedAt: number; readonly objects: ReadonlyMap<string, T> }
@@ -83,11 +110,21 @@ export class ReadBatcher<T> {
 
   constructor(options: ReadBatcherOptions<T>) {
     this.#options = options;
-    this.#maxBatchSize = options.maxBatchSize ?? 100;
-    this.#windowMs = options.windowMs ?? 0;
     this.#threshold = options.allResourcesThreshold ?? 32;
     this.#rateWindowMs = options.rateWindowMs ?? 2_000;
     this.#ttlMs = options.cacheTtlMs ?? 5_000;
+    this.#probeAfter = options.sizeProbeAfter ?? 4;
+    this.#costWindowMs = options.costWindowMs ?? 60_000;
+    this.#queue = new Coalescer<string, T | undefined>({
+      maxBatchSize: options.maxBatchSize ?? 100,
+      windowMs: options.windowMs,
+      run: (_lane, names) => this.#fetchBatch(names),
+    });
+  }
+
+  /** How long a snapshot answers reads: longer when it took long to get, so a refresh does not read the type again and again. */
+  get #snapshotTtlMs(): number {
+    return Math.max(this.#ttlMs, 10 * this.#allDurationMs);
   }
 
   /** The object named `name`, or `undefined` when it does not exist. */
@@ -95,13 +132,17 @@ export class ReadBatcher<T> {
     this.stats.reads += 1;
     const now = this.#options.now();
     const written = this.#options.writes.lastWrite(this.#options.type, name);
-    const busy = this.#countCold(now, written.at);
+    const busy = this.#countCold(now, written.at) || this.#wholeTypeIsCheaper(now);
     const canStartAll = busy && this.#allFetch === undefined && now >= this.#allPausedUntil;
     const snapshot = this.#snapshot;
-    if (snapshot !== undefined && snapshot.seq >= written.seq && now - snapshot.startedAt < this.#ttlMs) {
+    if (
+      snapshot !== undefined &&
+      snapshot.seq >= written.seq &&
+      now - snapshot.startedAt < this.#snapshotTtlMs
+    ) {
       // Renew a snapshot in the background before it expires while reads keep coming, so that
       // they never wait for it.
-      if (canStartAll && now - snapshot.startedAt >= this.#ttlMs / 2) this.#startAll(now);
+      if (canStartAll && now - snapshot.startedAt >= this.#snapshotTtlMs / 2) this.#startAll(now);
       this.stats.shared += 1;
       return snapshot.objects.get(name);
     }
@@ -116,7 +157,57 @@ export class ReadBatcher<T> {
         // Fall back to a batch.
       }
     }
-    return this.#enqueue(name);
+    return this.#queue.submit("", name);
+  }
+
+  /**
+   * True when the cold batches sent recently have cost about what one read of the whole type
+   * costs, so the rest of what looks like a refresh should come from one. Asks for the size of the
+   * type (once, in the background) after a few cold batches.
+   */
+  #wholeTypeIsCheaper(now: number): boolean {
+    const cutoff = now - this.#costWindowMs;
+    while ((this.#coldBatches[0]?.at ?? now) < cutoff) this.#coldBatches.shift();
+    if (this.#coldBatches.length < this.#probeAfter) return false;
+    const size = this.#typeSize;
+    if (size === undefined || now - size.at > this.#costWindowMs) {
+      this.#probeSize();
+      if (size === undefined) return false;
+    }
+    let spent = 0;
+    for (const batch of this.#coldBatches) spent += 1 + batch.names * COST.perNamedObject;
+    return spent >= 1 + size.count * COST.perTypeObject;
+  }
+
+  #probeSize(): void {
+    const countAll = this.#options.countAll;
+    if (countAll === undefined || this.#sizeProbe !== undefined) return;
+    this.stats.sizeProbes += 1;
+    this.#sizeProbe = countAll().then(
+      (count) => {
+        this.#typeSize = { count, at: this.#options.now() };
+        this.#sizeProbe = undefined;
+      },
+      () => {
+        // Without the size, only the rate trigger reads the whole type; ask again later.
+        this.#typeSize = { count: Number.POSITIVE_INFINITY, at: this.#options.now() };
+        this.#sizeProbe = undefined;
+      },
+    );
+  }
+
+  /** One merged read of `names` (duplicates possible), answering each in order. */
+  async #fetchBatch(names: readonly string[]): Promise<Outcome<T | undefined>[]> {
+    const unique = [...new Set(names)];
+    this.stats.batches += 1;
+    const now = this.#options.now();
+    const cold = unique.filter(
+      (name) => now - this.#options.writes.lastWrite(this.#options.type, name).at >= this.#rateWindowMs,
+    ).length;
+    if (cold > 0) this.#coldBatches.push({ at: now, names: cold });
+    // The write log only grows, so a fetch starting now is fresh enough for every waiter.
+    const objects = await this.#options.fetchMany(unique);
+    return names.map((name) => ({ ok: true, value: objects.get(name) }));
   }
 
   /** Counts a read of an object not written within the rate window; true when the rate is high. */
@@ -141,6 +232,8 @@ export class ReadBatcher<T> {
     fetch.result.then(
       (objects) => {
         this.#allFetch = undefined;
+        this.#allDurationMs = this.#options.now() - fetch.startedAt;
+        this.#typeSize = { count: objects.size, at: this.#options.now() };
         this.#snapshot = { seq: fetch.seq, startedAt: fetch.startedAt, objects };
       },
       () => {
@@ -150,45 +243,5 @@ export class ReadBatcher<T> {
       },
     );
     return fetch;
-  }
-
-  #enqueue(name: string): Promise<T | undefined> {
-    return new Promise((resolve, reject) => {
-      this.#pending.push({ name, resolve, reject });
-      if (this.#pending.length >= this.#maxBatchSize) this.#flush();
-      else if (!this.#flushScheduled) {
-        this.#flushScheduled = true;
-        if (this.#windowMs > 0) setTimeout(() => this.#flush(), this.#windowMs);
-        else setImmediate(() => this.#flush());
-      }
-    });
-  }
-
-  #flush(): void {
-    this.#flushScheduled = false;
-    const waiters = this.#pending;
-    this.#pending = [];
-    if (waiters.length === 0) return;
-    // The write log only grows, so a fetch starting now is fresh enough for every waiter.
-    const byName = new Map<string, Waiter<T>[]>();
-    for (const waiter of waiters) {
-      const list = byName.get(waiter.name);
-      if (list === undefined) byName.set(waiter.name, [waiter]);
-      else list.push(waiter);
-    }
-    const names = [...byName.keys()];
-    for (let start = 0; start < names.length; start += this.#maxBatchSize) {
-      const chunk = names.slice(start, start + this.#maxBatchSize);
-      this.stats.batches += 1;
-      this.#options.fetchMany(chunk).then(
-        (objects) => {
-          for (const name of chunk)
-            for (const waiter of byName.get(name) ?? []) waiter.resolve(objects.get(name));
-        },
-        (error: unknown) => {
-          for (const name of chunk) for (const waiter of byName.get(name) ?? []) waiter.reject(error);
-        },
-      );
-    }
   }
 }

@@ -35,6 +35,8 @@ export interface ObjectApi {
   get(name: string): Promise<Record<string, string>>;
   /** Creates the object; rejects with an already-exists error when it exists. */
   create(name: string, attributes: Record<string, string>): Promise<void>;
+  /** What xCAT reports for an object this process just created with `attributes` (a read, or known without one). */
+  reportAfterCreate(name: string, attributes: Record<string, string>): Promise<Record<string, string>>;
   update(name: string, attributes: Record<string, string>): Promise<void>;
   /** Deletes the object; resolves when it does not exist. */
   delete(name: string): Promise<void>;
@@ -267,7 +269,7 @@ export function attributeObjectSpec(
       } else {
         try {
           await api.create(name, desired);
-          reported = await api.get(name);
+          reported = await api.reportAfterCreate(name, desired);
         } catch (error) {
           if (!isAlreadyExists(error)) throw error;
           reported = await takeExisting(api, name, inputs, await api.get(name));

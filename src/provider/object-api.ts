@@ -11,12 +11,14 @@ export interface ClientObjectNamespace {
   create(name: string, attrs: Record<string, string>): Promise<void>;
   update(name: string, attrs: Record<string, string>): Promise<void>;
   delete(name: string, options?: DeleteOptions): Promise<void>;
+  reportAfterCreate(name: string, sent: Record<string, string>): Promise<Attributes>;
 }
 
 export function objectApi(namespace: ClientObjectNamespace): ObjectApi {
   return {
     get: (name) => namespace.get(name),
     create: (name, attributes) => namespace.create(name, attributes),
+    reportAfterCreate: (name, attributes) => namespace.reportAfterCreate(name, attributes),
     update: (name, attributes) => namespace.update(name, attributes),
     delete: (name) => namespace.delete(name, { ignoreMissing: true }),
   };

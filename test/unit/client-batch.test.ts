@@ -9,7 +9,7 @@ import { WriteLog, writeScope } from "../../src/client/read-batcher-writes";
 type Obj = { name: string; version: number };
 
 /** A fake type of objects whose fetches are recorded and resolved by hand. */
-function fakeType(tuning: ReadBatcherTuning = {}) {
+function fakeType(tuning: ReadBatcherTuning = {}, typeSize?: number) {
   let clock = 1_000;
   const store = new Map<string, number>();
   const fetches: Array<{ kind: "many" | "all"; names: readonly string[]; release: () => void }> = [];
@@ -33,6 +33,7 @@ function fakeType(tuning: ReadBatcherTuning = {}) {
     now: () => clock,
     fetchMany: (names) => deferred("many", names),
     fetchAll: () => deferred("all", undefined),
+    ...(typeSize === undefined ? {} : { countAll: async () => typeSize }),
     ...tuning,
   });
   return {
@@ -43,11 +44,13 @@ function fakeType(tuning: ReadBatcherTuning = {}) {
     tick: (ms: number) => {
       clock += ms;
     },
-    /** Resolves every fetch started so far, after letting queued batches go out. */
+    /** Resolves fetches until none is left, letting the batches queued behind them go out. */
     async releaseAll() {
-      await new Promise((r) => setImmediate(r));
-      for (const f of fetches.splice(0)) f.release();
-      await new Promise((r) => setImmediate(r));
+      for (let round = 0; round < 10; round += 1) {
+        await new Promise((r) => setImmediate(r));
+        for (const f of fetches.splice(0)) f.release();
+        await new Promise((r) => setImmediate(r));
+      }
     },
     write(name: string) {
       store.set(name, (store.get(name) ?? 0) + 1);
@@ -67,13 +70,14 @@ describe("ReadBatcher", () => {
     expect((await Promise.all(reads)).map((o) => o?.name)).toEqual(["a", "b", "c", "a"]);
   });
 
-  it("splits a batch at maxBatchSize", async () => {
+  it("splits a batch at maxBatchSize; full batches go at once, the rest waits for the one in flight", async () => {
     const t = fakeType({ maxBatchSize: 2, allResourcesThreshold: 1_000 });
     const reads = ["a", "b", "c", "d", "e"].map((name) => t.batcher.get(name));
     await new Promise((r) => setImmediate(r));
-    expect(t.fetches.map((f) => f.names.length)).toEqual([2, 2, 1]);
+    expect(t.fetches.map((f) => f.names.length)).toEqual([2, 2]);
     await t.releaseAll();
     await Promise.all(reads);
+    expect(t.batcher.stats.batches).toBe(3);
   });
 
   it("answers a missing object with undefined without failing the others", async () => {
@@ -188,6 +192,61 @@ describe("ReadBatcher", () => {
     await t.releaseAll();
     await Promise.all(reads);
     expect(t.batcher.stats.allResources).toBe(0);
+  });
+});
+
+describe("ReadBatcher against a slow server", () => {
+  it("queues reads behind the read in flight and sends them as one request when it is answered", async () => {
+    const t = fakeType({ allResourcesThreshold: 1_000 });
+    for (const name of ["a", "b", "c", "d"]) t.store.set(name, 1);
+    const first = t.batcher.get("a");
+    await new Promise((r) => setImmediate(r));
+    expect(t.fetches.map((f) => f.names)).toEqual([["a"]]);
+    // Reads arriving over several turns while "a" is being answered wait for it.
+    const later = [];
+    for (const name of ["b", "c", "d"]) {
+      later.push(t.batcher.get(name));
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(t.fetches).toHaveLength(1);
+    t.fetches.splice(0)[0]?.release();
+    await first;
+    await new Promise((r) => setImmediate(r));
+    expect(t.fetches.map((f) => f.names)).toEqual([["b", "c", "d"]]);
+    await t.releaseAll();
+    expect((await Promise.all(later)).map((o) => o?.version)).toEqual([1, 1, 1]);
+  });
+
+  it("reads the whole type once the cold batches cost what that read costs, learning its size from one probe", async () => {
+    // 1,000 objects: reading them all costs 1 + 1000 * 0.006 = 7 base costs; batches of 8 cost 1.08 each.
+    const t = fakeType({ allResourcesThreshold: 1_000 }, 1_000);
+    for (let i = 0; i < 1_000; i += 1) t.store.set(`n${i}`, 1);
+    let next = 0;
+    const round = async () => {
+      const reads = Array.from({ length: 8 }, () => t.batcher.get(`n${next++}`));
+      await t.releaseAll();
+      await Promise.all(reads);
+      t.tick(400);
+    };
+    for (let i = 0; i < 10 && t.batcher.stats.allResources === 0; i += 1) await round();
+    expect(t.batcher.stats.sizeProbes).toBe(1);
+    expect(t.batcher.stats.allResources).toBe(1);
+    expect(t.batcher.stats.batches).toBeLessThanOrEqual(8);
+    const batches = t.batcher.stats.batches;
+    // The rest of the refresh comes from the snapshot.
+    const rest = Array.from({ length: 900 }, (_, i) => t.batcher.get(`n${100 + i}`));
+    await t.releaseAll();
+    expect((await Promise.all(rest)).every((o) => o?.version === 1)).toBe(true);
+    expect(t.batcher.stats.batches).toBe(batches);
+  });
+
+  it("never reads a large type for a stack that reads a few of its objects", async () => {
+    const t = fakeType({ allResourcesThreshold: 1_000 }, 5_000);
+    for (let i = 0; i < 5_000; i += 1) t.store.set(`n${i}`, 1);
+    const reads = ["n1", "n2", "n3"].map((name) => t.batcher.get(name));
+    await t.releaseAll();
+    await Promise.all(reads);
+    expect(t.batcher.stats).toMatchObject({ batches: 1, allResources: 0, sizeProbes: 0 });
   });
 });
 

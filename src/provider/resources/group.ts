@@ -20,6 +20,7 @@ export const groupSpec = attributeObjectSpec({
   api: (client) => ({
     get: (name) => client.groups.get(name),
     create: (name, attributes) => client.groups.update(name, attributes),
+    reportAfterCreate: (name, attributes) => client.groups.reportAfterCreate(name, attributes),
     update: (name, attributes) => client.groups.update(name, attributes),
     delete: async () => {},
   }),
