@@ -12,6 +12,7 @@
 import { isAlreadyExists, isNotFound, type XcatClient } from "../client";
 import type { ObjectType } from "../contract/schema";
 import {
+  adoptionChanges,
   attributeChanges,
   differingAttributes,
   isSecretAttribute,
@@ -238,6 +239,12 @@ export function attributeObjectSpec(
       );
     }
     if (differing.length === 0) return reported;
+    const changes = adoptionChanges(desired, reported, Object.keys(inputs.secretAttributes));
+    process.stderr.write(
+      `pulumi-xcat: adopting the ${definition.what} '${name}': ${Object.entries(changes)
+        .map(([attribute, change]) => `${attribute}: ${change}`)
+        .join(", ")}\n`,
+    );
     await api.update(name, attributeChanges({}, desired, reported));
     return api.get(name);
   }
@@ -274,6 +281,20 @@ export function attributeObjectSpec(
         }
       }
       return { id: name, outputs: outputsFrom(inputs, name, reported) };
+    },
+
+    async adoptChanges(client, inputs) {
+      const name = inputs[definition.idInput];
+      if (!inputs.adopt || isUnknown(name)) return undefined;
+      const reported = await getIfExists(definition.api(client), String(name));
+      if (!reported) return undefined;
+      const desired = Object.fromEntries(
+        Object.entries(desiredAttributes(definition, inputs)).map(([attribute, value]) => [
+          attribute,
+          isUnknown(value) ? "(known after apply)" : value,
+        ]),
+      );
+      return adoptionChanges(desired, reported, Object.keys(inputs.secretAttributes));
     },
 
     async read(client, id, olds) {
