@@ -18,7 +18,8 @@
  *
  * The last line on stdout is
  *   bench: nodes=N up_ratio=X refresh_ratio=Y refresh_requests_per_node=Z preview_requests=W
- * where the ratios are the batched variant's wall time over the floor's.
+ * where the ratios are the batched variant's wall time over the floor's. A no-change preview must
+ * send at most 1 request (the token request that proves the connection), or the bench exits 1.
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -365,6 +366,14 @@ async function main() {
         `refresh_requests_per_node=${refreshRequests === undefined ? "NaN" : (refreshRequests / options.nodes).toFixed(3)} ` +
         `preview_requests=${get("batched/preview")?.requests ?? "NaN"}`,
     );
+    // A no-change preview proves the connection with one token request and sends nothing else.
+    for (const variant of ["batched", "unbatched"]) {
+      const requests = get(`${variant}/preview`)?.requests;
+      if (requests !== undefined && requests > 1) {
+        process.stderr.write(`[bench] ${variant} preview sent ${requests} requests; at most 1 is expected\n`);
+        process.exitCode = 1;
+      }
+    }
   } finally {
     await Promise.all(emulators.map((e) => e.close()));
     if (!options.keep) await rm(root, { recursive: true, force: true });

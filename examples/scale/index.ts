@@ -3,7 +3,8 @@
 // test cycles it. Every attribute is derived from the node's index, so a test can compute the
 // exact objects the program declares (see expectedScaleNodes in test/e2e/reliability/support.ts).
 //
-// Stack config: nodeCount (default 10), prefix (default "sc"), bmcPassword (secret, optional).
+// Stack config: nodeCount (default 10), prefix (default "sc"), bmcPassword (secret, optional),
+// adopt (default false: take nodes that already exist and make them match).
 // Connection: xcat:url, xcat:username and xcat:password (secret), as for every pulumi-xcat program.
 import * as pulumi from "@pulumi/pulumi";
 import * as xcat from "pulumi-xcat";
@@ -12,6 +13,7 @@ const config = new pulumi.Config();
 const nodeCount = config.getNumber("nodeCount") ?? 10;
 const prefix = config.get("prefix") ?? "sc";
 const bmcPassword = config.getSecret("bmcPassword");
+const adopt = config.getBoolean("adopt") ?? false;
 
 const nodes: xcat.Node[] = [];
 for (let i = 1; i <= nodeCount; i++) {
@@ -26,6 +28,7 @@ for (let i = 1; i <= nodeCount; i++) {
         mac: `52:54:00:14:${(i >> 8).toString(16).padStart(2, "0")}:${(i & 0xff).toString(16).padStart(2, "0")}`,
         ...(bmcPassword ? { bmcpassword: bmcPassword } : {}),
       },
+      adopt,
     }),
   );
 }

@@ -237,6 +237,21 @@ export class XcatClient {
   }
 
   /**
+   * Proves the URL and credentials work with one request: with a username and password, the
+   * token request (the token is kept and used by the calls that follow); with a fixed token, one
+   * small read of the site table. Rejects with the client's usual errors (auth, network, TLS).
+   *
+   * @example
+   * ```ts
+   * await client.verifyConnection(); // before a long run, to fail early on a wrong password
+   * ```
+   */
+  async verifyConnection(): Promise<void> {
+    if (this.#tokenSource.canRenew) await this.#tokenSource.current();
+    else await this.globalconf.getAttrs(["master"]);
+  }
+
+  /**
    * Closes the connection pool (not a dispatcher passed in the options). Later calls fail.
    *
    * @example

@@ -12,6 +12,7 @@
 import { isAlreadyExists, isNotFound, type XcatClient } from "../client";
 import type { ObjectType } from "../contract/schema";
 import {
+  adoptionChanges,
   attributeChanges,
   differingAttributes,
   isSecretAttribute,
@@ -33,6 +34,8 @@ import {
 /** The operations of one object type, as the client offers them. */
 export interface ObjectApi {
   get(name: string): Promise<Record<string, string>>;
+  /** Every object of the type in one request (absent for types xCAT cannot list so). */
+  getAll?(): Promise<ReadonlyMap<string, Record<string, string>>>;
   /** Creates the object; rejects with an already-exists error when it exists. */
   create(name: string, attributes: Record<string, string>): Promise<void>;
   /** What xCAT reports for an object this process just created with `attributes` (a read, or known without one). */
@@ -210,6 +213,29 @@ export function attributeObjectSpec(
     } as AttributeObjectInputs;
   }
 
+  /**
+   * Reads an object to adopt, for the preview. The engine checks resources one after another,
+   * so the client cannot merge these reads: the first is one GET, and from the second on one read
+   * of every object of the type answers the rest of this process's adopt previews, as a refresh
+   * of many objects does. Only for display: create reads again before it writes.
+   */
+  async function readForAdoption(
+    client: XcatClient,
+    name: string,
+  ): Promise<Record<string, string> | undefined> {
+    const api = definition.api(client);
+    const reads = adoptionReads.get(client) ?? { count: 0 };
+    adoptionReads.set(client, reads);
+    reads.count += 1;
+    if (!api.getAll || reads.count === 1) return getIfExists(api, name);
+    reads.all ??= api.getAll();
+    return (await reads.all).get(name);
+  }
+  const adoptionReads = new WeakMap<
+    XcatClient,
+    { count: number; all?: Promise<ReadonlyMap<string, Record<string, string>>> }
+  >();
+
   async function getIfExists(api: ObjectApi, name: string): Promise<Record<string, string> | undefined> {
     try {
       return await api.get(name);
@@ -240,6 +266,12 @@ export function attributeObjectSpec(
       );
     }
     if (differing.length === 0) return reported;
+    const changes = adoptionChanges(desired, reported, Object.keys(inputs.secretAttributes));
+    process.stderr.write(
+      `pulumi-xcat: adopting the ${definition.what} '${name}': ${Object.entries(changes)
+        .map(([attribute, change]) => `${attribute}: ${change}`)
+        .join(", ")}\n`,
+    );
     await api.update(name, attributeChanges({}, desired, reported));
     return api.get(name);
   }
@@ -276,6 +308,20 @@ export function attributeObjectSpec(
         }
       }
       return { id: name, outputs: outputsFrom(inputs, name, reported) };
+    },
+
+    async adoptChanges(client, inputs) {
+      const name = inputs[definition.idInput];
+      if (!inputs.adopt || isUnknown(name)) return undefined;
+      const reported = await readForAdoption(client, String(name));
+      if (!reported) return undefined;
+      const desired = Object.fromEntries(
+        Object.entries(desiredAttributes(definition, inputs)).map(([attribute, value]) => [
+          attribute,
+          isUnknown(value) ? "(known after apply)" : value,
+        ]),
+      );
+      return adoptionChanges(desired, reported, Object.keys(inputs.secretAttributes));
     },
 
     async read(client, id, olds) {

@@ -54,6 +54,29 @@ export function differingAttributes(
   return Object.keys(desired).filter((name) => (reported[name] ?? "") !== desired[name]);
 }
 
+/**
+ * What adopting an existing object changes on it, one `current → new` text per differing
+ * attribute, for a reviewer. Values of secret attributes (given in `secretNames` or named like a
+ * password) are shown as `[secret]`; an attribute xCAT does not set shows as `(unset)`.
+ *
+ * @example
+ * adoptionChanges({ ip: "10.0.0.99" }, { ip: "10.0.0.5" }, []) // { ip: "10.0.0.5 → 10.0.0.99" }
+ */
+export function adoptionChanges(
+  desired: Readonly<Record<string, string>>,
+  reported: Readonly<Record<string, string>>,
+  secretNames: Iterable<string>,
+): Record<string, string> {
+  const secrets = new Set(secretNames);
+  const changes: Record<string, string> = {};
+  for (const name of differingAttributes(desired, reported)) {
+    const shown = (value: string) =>
+      secrets.has(name) || isSecretAttribute(name) ? "[secret]" : value === "" ? "(unset)" : value;
+    changes[name] = `${shown(reported[name] ?? "")} → ${shown(desired[name] ?? "")}`;
+  }
+  return changes;
+}
+
 /** The reported values of the managed attributes; an attribute xCAT does not report is "". */
 export function managedValues(
   names: Iterable<string>,

@@ -31,6 +31,11 @@ export interface ProviderSettings {
    * warnings. The lines go to the provider's stderr, which the engine shows in its output.
    */
   readonly logLevel?: LogLevel | undefined;
+  /**
+   * Prove each management node's URL and credentials with one request when a preview or up
+   * first checks a resource of it (on by default; off for previews without a network).
+   */
+  readonly checkConnection: boolean;
 }
 
 /** How much the provider's clients report; see {@link ProviderSettings.logLevel}. */
@@ -51,6 +56,7 @@ const SETTINGS: ReadonlyArray<readonly [key: string, env: string]> = [
   ["maxConcurrency", "XCAT_MAX_CONCURRENCY"],
   ["batching", "XCAT_BATCHING"],
   ["logLevel", "XCAT_LOG_LEVEL"],
+  ["checkConnection", "XCAT_CHECK_CONNECTION"],
 ];
 
 /** Problems found in the provider configuration, phrased for the person who set it. */
@@ -88,6 +94,8 @@ export function settingsFrom(config: ConfigLookup, env: NodeJS.ProcessEnv): Prov
     maxConcurrency: parseCount(raw.maxConcurrency, "xcat:maxConcurrency"),
     batching: raw.batching === undefined ? true : parseBoolean(raw.batching, "xcat:batching"),
     logLevel: parseLogLevel(raw.logLevel),
+    checkConnection:
+      raw.checkConnection === undefined ? true : parseBoolean(raw.checkConnection, "xcat:checkConnection"),
   };
 }
 

@@ -6,8 +6,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { isTlsError } from "../client";
 import type { ConnectionInput } from "./config";
-import { clientFor, configureProcess } from "./process-context";
+import { checkConnectionOnce, clientFor, configureProcess } from "./process-context";
 import { type CommonInputs, PartialFailureError, type ResourceSpec } from "./spec";
+import { isUnknown } from "./validation";
 
 /** Keys the dynamic-provider host adds to inputs and outputs (the serialized provider). */
 const isHostKey = (key: string) => key.startsWith("__");
@@ -19,6 +20,13 @@ function withoutHostKeys(value: unknown): Record<string, unknown> {
     if (!isHostKey(key)) result[key] = entry;
   }
   return result;
+}
+
+/** Whether a value holds a preview's placeholder for a value known only after apply. */
+function hasUnknown(value: unknown): boolean {
+  if (isUnknown(value)) return true;
+  if (typeof value !== "object" || value === null) return false;
+  return Object.values(value).some(hasUnknown);
 }
 
 function connectionOf(value: unknown): ConnectionInput | undefined {
@@ -89,10 +97,24 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
       configureProcess((key) => req.config.get(key));
     },
 
-    async check(_olds, news) {
+    // The engine calls check in preview and up, never in refresh or destroy: the place to prove
+    // the connection before anything is planned on it.
+    //
+    // A new resource that adopts an existing object shows what adopting changes there as the
+    // extra input `adoptChanges`, which preview prints under the create (also in --json). It is
+    // not an input the resource manages: diff ignores it, so it never shows as a change later.
+    async check(olds, news) {
       const outcome = spec.check(withoutHostKeys(news));
       if ("failures" in outcome) return { failures: [...outcome.failures] };
-      return { inputs: outcome.inputs };
+      const connection = connectionOf(outcome.inputs);
+      if (hasUnknown(connection)) return { inputs: outcome.inputs };
+      await talking(() => checkConnectionOnce(connection));
+      const isNew = Object.keys(withoutHostKeys(olds)).length === 0;
+      const adoptChanges =
+        isNew && spec.adoptChanges
+          ? await talking(async () => spec.adoptChanges?.(clientFor(connection), outcome.inputs))
+          : undefined;
+      return { inputs: adoptChanges ? { ...outcome.inputs, adoptChanges } : outcome.inputs };
     },
 
     async diff(_id, olds, news) {
@@ -110,7 +132,9 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
     },
 
     async create(inputs) {
-      const checked = withoutHostKeys(inputs) as unknown as Inputs;
+      // adoptChanges was for the preview; the resource does not manage it.
+      const { adoptChanges: _shownInPreview, ...rest } = withoutHostKeys(inputs);
+      const checked = rest as unknown as Inputs;
       const { id, outputs } = await recordingPartialState(inputs, () =>
         spec.create(clientFor(connectionOf(checked)), checked),
       );

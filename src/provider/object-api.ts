@@ -8,6 +8,7 @@ import type { ObjectApi } from "./attribute-object";
 /** The shape the client's object namespaces share. */
 export interface ClientObjectNamespace {
   get(name: string, options?: CallOptions): Promise<Attributes>;
+  getMany(names: string | readonly string[]): Promise<Map<string, Attributes>>;
   create(name: string, attrs: Record<string, string>): Promise<void>;
   update(name: string, attrs: Record<string, string>): Promise<void>;
   delete(name: string, options?: DeleteOptions): Promise<void>;
@@ -17,6 +18,7 @@ export interface ClientObjectNamespace {
 export function objectApi(namespace: ClientObjectNamespace): ObjectApi {
   return {
     get: (name) => namespace.get(name),
+    getAll: () => namespace.getMany("ALLRESOURCES"),
     create: (name, attributes) => namespace.create(name, attributes),
     reportAfterCreate: (name, attributes) => namespace.reportAfterCreate(name, attributes),
     update: (name, attributes) => namespace.update(name, attributes),

@@ -5,11 +5,13 @@
  * One provider process serves all dynamic resources of a stack (pulumi-notes.md 1.1), and the
  * engine calls `configure` once per kind with the same stack config; the first call wins.
  */
-import { XcatClient } from "../client";
+import { isAuthError, isNetworkError, isTimeoutError, XcatClient } from "../client";
 import { type ConnectionInput, clientOptionsFor, type ProviderSettings, settingsFrom } from "./config";
 
 let settings: ProviderSettings | undefined;
 const clients = new Map<string, XcatClient>();
+/** One connection check per client, shared by every resource that uses it. */
+const checks = new Map<XcatClient, Promise<void>>();
 
 /** Records the provider settings from the engine's configure request. */
 export function configureProcess(lookup: (key: string) => string | undefined): void {
@@ -45,9 +47,60 @@ export function clientFor(connection: ConnectionInput | undefined): XcatClient {
   return client;
 }
 
+/**
+ * Proves once per provider process and management node that the connection works, so that a
+ * preview fails on a wrong password or URL instead of the `up` after it. The one request is the
+ * token request the client needs anyway: the calls of `up` reuse its token. Skipped when
+ * `xcat:checkConnection` is false.
+ */
+export function checkConnectionOnce(connection: ConnectionInput | undefined): Promise<void> {
+  if (!processSettings().checkConnection) return Promise.resolve();
+  const client = clientFor(connection);
+  const url = connection?.url ?? processSettings().connection?.url ?? "";
+  let check = checks.get(client);
+  if (!check) {
+    const where = connection
+      ? "the resource's connection"
+      : "stack config xcat:username/xcat:password/xcat:token (or XCAT_USERNAME/XCAT_PASSWORD/XCAT_TOKEN)";
+    check = client.verifyConnection().catch((error: unknown) => {
+      throw explainedCheckFailure(error, url, where);
+    });
+    checks.set(client, check);
+    return check;
+  }
+  // Resources checked after the first one say so briefly: the reason is reported once.
+  return check.catch(() => {
+    throw new Error(`pulumi-xcat: not checked, as the connection to ${url} failed (see the first error).`);
+  });
+}
+
+const SKIP_HINT =
+  "To preview without a connection, set xcat:checkConnection false (or XCAT_CHECK_CONNECTION=false).";
+
+/** Says what failed in words for the person who configured the connection. */
+function explainedCheckFailure(error: unknown, url: string, where: string): unknown {
+  if (!(error instanceof Error)) return error;
+  let explanation: string | undefined;
+  if (isAuthError(error)) {
+    explanation =
+      `pulumi-xcat: the xCAT service at ${url} refused the account and password (or token) from ${where}. ` +
+      "Check them there.";
+  } else if (isNetworkError(error) || isTimeoutError(error)) {
+    explanation = `pulumi-xcat: cannot reach the xCAT service at ${url} (set in xcat:url, XCAT_URL or the resource's connection).`;
+  }
+  if (explanation === undefined) return error;
+  Object.defineProperty(error, "message", {
+    value: `${explanation} ${error.message} ${SKIP_HINT}`,
+    configurable: true,
+    writable: true,
+  });
+  return error;
+}
+
 /** Forgets settings and closes clients (tests run many configurations in one process). */
 export async function resetProcessContext(): Promise<void> {
   settings = undefined;
+  checks.clear();
   const closing = [...clients.values()].map((client) => client.close());
   clients.clear();
   await Promise.all(closing);

@@ -37,6 +37,12 @@ export interface ResourceSpec<Inputs extends CommonInputs, Outputs extends Commo
   hasChanges(olds: Outputs, news: Inputs): boolean;
   create(client: XcatClient, inputs: Inputs): Promise<{ id: string; outputs: Outputs }>;
   /**
+   * For a resource that will adopt an existing object: what its create will change there
+   * (attribute → "current → new", secrets as [secret]); `undefined` when it adopts nothing (no
+   * `adopt`, or no such object). Reads only; shown in preview as the `adoptChanges` input.
+   */
+  adoptChanges?(client: XcatClient, inputs: Inputs): Promise<Record<string, string> | undefined>;
+  /**
    * Reads the object; `undefined` when it is gone. `olds` are the recorded outputs (refresh) or,
    * for `Resource.get`, only what the caller passed, so specs must not assume their fields.
    */

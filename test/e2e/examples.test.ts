@@ -55,7 +55,32 @@ describe("examples/adopt-existing", () => {
     });
     const ws = await workspaceFor("adopt-existing");
 
-    expect(await ws.up()).toEqual({ create: 3 }); // the stack, the node and the network; the image is only read
+    // The preview says what adopting will change, in the text and in --json (issue #16 item 5),
+    // reading each object once: the token request, the node, the network and the image that
+    // Osimage.get reads in any preview.
+    const requestsBefore = emulator.stats().total;
+    const shown = await ws.run(["preview", "--diff"]);
+    expect(shown.stdout).toMatch(/adoptChanges\s*:[\s\S]*ip\s*: "10\.9\.0\.99 → 10\.9\.0\.1"/);
+    expect(shown.stdout).toMatch(/mgtifname\s*: "\(unset\) → eth2"/);
+    expect(emulator.stats().total - requestsBefore).toBeLessThanOrEqual(4);
+    const planned = await ws.preview();
+    const inputsOf = (name: string) =>
+      (
+        planned.steps.find((step) => step.urn.endsWith(`::${name}`)) as {
+          newState?: { inputs?: Record<string, unknown> };
+        }
+      )?.newState?.inputs;
+    expect(inputsOf("legacy01")?.adoptChanges).toEqual({ ip: "10.9.0.99 → 10.9.0.1" });
+    expect(inputsOf("legacy-net")?.adoptChanges).toEqual({
+      gateway: "10.9.0.1 → 10.9.0.254",
+      mgtifname: "(unset) → eth2",
+    });
+
+    const applied = await ws.run(["up", "--yes", "--skip-preview"]);
+    expect(`${applied.stdout}\n${applied.stderr}`).toContain(
+      "adopting the node 'legacy01': ip: 10.9.0.99 → 10.9.0.1",
+    );
+    expect(await ws.lastChanges()).toEqual({ create: 3 }); // the stack, the node and the network; the image is only read
     const node = await admin.nodes.get("legacy01");
     expect(node).toMatchObject({ ip: "10.9.0.1", usercomment: "racked by hand in 2019" }); // kept, not re-created
     expect((await admin.networks.get("legacy-net")).gateway).toBe("10.9.0.254");

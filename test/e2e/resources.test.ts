@@ -57,11 +57,35 @@ describe("all resource types on the real engine", () => {
     expect((await admin.globalconf.getAttrs(["domain"])).domain).toBe("e2e.example.org");
   });
 
-  it("preview afterwards reports no changes and sends no HTTP requests", async () => {
+  it("preview afterwards reports no changes and sends one request: the token that proves the connection", async () => {
     const before = emulator.stats().total;
     const preview = await workspace.preview();
     expect(preview.changeSummary).toEqual({ same: 11 });
-    expect(emulator.stats().total).toBe(before);
+    expect(emulator.stats().total - before).toBe(1);
+  });
+
+  it("a wrong password fails preview once, saying where it is set; xcat:checkConnection false previews offline", async () => {
+    await workspace.setConfig("xcat:password", "not-the-password", { secret: true });
+    try {
+      const failed = await workspace.run(["preview"], { allowFailure: true });
+      const output = `${failed.stdout}\n${failed.stderr}`;
+      expect(failed.exitCode).not.toBe(0);
+      expect(output).toContain(`the xCAT service at ${emulator.url.replace(/\/xcatws\/?$/, "")}`);
+      // One resource fails, the first checked; the engine shows its error in its own few places.
+      expect(output).toContain("refused the account and password");
+      expect(output).toMatch(/^\s*1 errored$/m);
+      expect(output).not.toContain("not checked, as the connection");
+      expect(output).toContain("xcat:username/xcat:password");
+      expect(output).not.toContain("not-the-password");
+
+      await workspace.setConfig("xcat:checkConnection", "false");
+      const before = emulator.stats().total;
+      expect((await workspace.preview()).changeSummary).toEqual({ same: 11 });
+      expect(emulator.stats().total).toBe(before);
+    } finally {
+      await workspace.setConfig("xcat:checkConnection", "true");
+      await workspace.setConfig("xcat:password", XCAT_PASSWORD, { secret: true });
+    }
   });
 
   it("a hand edit shows in preview --refresh --diff as exactly that attribute, and up restores it", async () => {
