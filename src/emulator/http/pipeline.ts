@@ -75,6 +75,7 @@ export function runPipeline(store: XcatStore, req: PipelineRequest): PipelineRes
     method: req.method,
     route: undefined,
     named: 0,
+    listed: 0,
     returned: 0,
     attributes: undefined,
     succeeded: false,
