@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * npm run bench [-- --nodes N] [--rounds R] [--parallel P] [--checkpoints]
+ * npm run bench [-- --nodes N] [--rounds R] [--parallel P] [--checkpoints] [--cost-model xcat]
  *                  [--variants floor,batched,unbatched] [--env KEY=VALUE ...] [--keep] [--profile-dir DIR]
  *
  * Runs `pulumi up`, `pulumi preview` (no changes), `pulumi refresh` and `pulumi destroy` on a
@@ -44,6 +44,7 @@ function parseArgs(argv) {
     checkpoints: false,
     rounds: 3,
     profileDir: undefined,
+    costModel: "none",
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -62,10 +63,13 @@ function parseArgs(argv) {
     else if (arg === "--checkpoints") options.checkpoints = true;
     else if (arg === "--rounds") options.rounds = Number(value());
     else if (arg === "--profile-dir") options.profileDir = resolve(value());
+    else if (arg === "--cost-model") options.costModel = value();
     else throw new Error(`unknown argument ${arg}`);
   }
   if (!Number.isInteger(options.nodes) || options.nodes < 1)
     throw new Error("--nodes must be a whole number above 0");
+  if (options.costModel !== "xcat" && options.costModel !== "none")
+    throw new Error("--cost-model must be xcat or none");
   if (!Number.isInteger(options.rounds) || options.rounds < 1)
     throw new Error("--rounds must be a whole number above 0");
   return options;
@@ -261,7 +265,11 @@ async function main() {
         continue;
       }
       if (id !== "batched" && id !== "unbatched") throw new Error(`unknown variant ${id}`);
-      const emulator = await startEmulator({ user: "root", password: "cluster" });
+      const emulator = await startEmulator({
+        user: "root",
+        password: "cluster",
+        costModel: options.costModel,
+      });
       emulators.push(emulator);
       const env = {
         ...common,

@@ -27,6 +27,9 @@ Options:
   --token-ttl SECONDS token validity, overriding site.tokenexpiredays
   --seed N            seed for faults and generated data (default 1)
   --boot-seconds S    seconds a node takes from power-on to booted (default 30)
+  --cost-model xcat   each request costs what a real xCAT management node takes (~0.3 s of CPU
+                      plus per-object work; see docs/large-stacks.md); default none
+  --mn-cpus N         CPUs of the emulated management node for the cost model (default 2)
   --fail-nodes LIST   comma-separated nodes whose installation fails
   --hang-nodes LIST   comma-separated nodes that hang in the installer
   --help              show this help
@@ -109,6 +112,16 @@ export function parseArgs(argv: readonly string[]): {
         break;
       case "--seed":
         options.seed = number(flag, value(), (n) => Number.isInteger(n));
+        break;
+      case "--cost-model": {
+        const model = value();
+        if (model !== "xcat" && model !== "none")
+          throw new UsageError(`invalid value for --cost-model: ${model} (expected xcat or none)`);
+        options.costModel = model;
+        break;
+      }
+      case "--mn-cpus":
+        options.mnCpus = number(flag, value(), (n) => n > 0);
         break;
       case "--boot-seconds":
         options.bootSeconds = number(flag, value(), (n) => n >= 0);

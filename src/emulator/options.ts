@@ -24,6 +24,15 @@ export interface EmulatorOptions {
   readonly tokenTtlSeconds?: number;
   /** Seed for faults, latency and generated hardware data (default 1). */
   readonly seed?: number;
+  /**
+   * "xcat": each request costs what it costs a real xCAT management node (a Perl CGI start plus
+   * an xcatd round trip, ~0.3 s of CPU, and per-object work), sharing `mnCpus` CPUs. Default: none.
+   */
+  readonly costModel?: "xcat" | "none";
+  /** CPUs of the emulated management node for the cost model (default 2). */
+  readonly mnCpus?: number;
+  /** Multiplies the cost model's times (0.01 = a hundredth), for fast tests. Default 1. */
+  readonly costScale?: number;
   /** Seconds a node takes from power-on to `booted` after a network boot (default 30). */
   readonly bootSeconds?: number;
   /** Nodes whose installation fails (status `failed`) at every boot, for tests. */

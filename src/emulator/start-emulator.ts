@@ -5,6 +5,7 @@
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
+import { createCostModel } from "./cost/cost-model";
 import { FaultPlan } from "./faults";
 import { createListener } from "./http/server";
 import type { EmulatorOptions, RunningEmulator } from "./options";
@@ -42,7 +43,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     ...(options.faults?.failNext ? { failNext: options.faults.failNext } : {}),
   });
   const stats = new StatsCounter();
-  const listener = createListener({ store, faults, stats });
+  const cost =
+    options.costModel === "xcat"
+      ? createCostModel({ mnCpus: options.mnCpus, costScale: options.costScale })
+      : undefined;
+  const listener = createListener({ store, faults, stats, cost });
   const host = options.host ?? "127.0.0.1";
 
   let server: Server;

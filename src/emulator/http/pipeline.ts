@@ -4,8 +4,11 @@
  * (404/405) → handler checks → credentials and policy (401) → command errors (403) → 201 for any
  * POST, 200 otherwise. Transport concerns (sockets, TLS, faults) live in server.ts.
  */
+
 import { RESOURCE_GROUPS, XCAT_CONTENT_TYPE } from "../../contract/envelope";
 import { AUTHENTICATION_FAILURE, methodNotSupported } from "../../contract/messages";
+import { expandNoderange } from "../../contract/noderange";
+import type { RequestWork } from "../cost/request-cost";
 import { CommandError } from "../store/errors";
 import type { XcatStore } from "../store/store";
 import type { AuthorizeOptions, CommandRecord, HandlerContext, Output } from "./context";
@@ -30,6 +33,8 @@ export interface PipelineResponse {
   readonly body: string;
   /** `METHOD /route/{pattern}` for stats. */
   readonly routeKey: string;
+  /** What the request made xCAT do, for the cost model. */
+  readonly work: RequestWork;
 }
 
 function authErrorText(messages: readonly string[]): boolean {
@@ -66,11 +71,21 @@ function commandXml(record: CommandRecord, req: PipelineRequest, params: Request
 /** Handles one request against the store. Never throws for request problems. */
 export function runPipeline(store: XcatStore, req: PipelineRequest): PipelineResponse {
   let routeKey = `${req.method} (unsupported)`;
+  let work: RequestWork = {
+    method: req.method,
+    route: undefined,
+    named: 0,
+    listed: 0,
+    returned: 0,
+    attributes: undefined,
+    succeeded: false,
+  };
   const respond = (status: number, body: string, contentType = XCAT_CONTENT_TYPE): PipelineResponse => ({
     status,
     body,
     contentType,
     routeKey,
+    work,
   });
 
   // 1. Body first: a bad body is 400 whatever the path, compact, before pretty is known.
@@ -154,12 +169,14 @@ export function runPipeline(store: XcatStore, req: PipelineRequest): PipelineRes
   };
 
   let output: Output;
+  work = requestWork(store, req.method, match.route.spec.path, match.pathParams, undefined);
   try {
     store.tick();
     output = match.route.handler(ctx);
   } catch (error) {
     const trace = debug ? commands.map((c) => commandXml(c, req, params)).join("") : "";
     if (error instanceof WebError) {
+      work = { ...work, succeeded: false };
       return emit(error.status, { error: error.message, errorcode: error.errorcode }, trace);
     }
     if (error instanceof CommandError) {
@@ -173,9 +190,60 @@ export function runPipeline(store: XcatStore, req: PipelineRequest): PipelineRes
     }
     throw error;
   }
+  work = requestWork(store, req.method, match.route.spec.path, match.pathParams, output);
   const trace = debug ? commands.map((c) => commandXml(c, req, params)).join("") : "";
   const status = req.method === "POST" ? 201 : 200;
   if (output.kind === "empty") return respond(status, debug + trace);
   const value = output.xcollable && perlTrue(params.general.xcoll) ? xcoll(output.value) : output.value;
   return emit(status, value, trace);
+}
+
+/** Path parameters that name the objects of a request (see routes.ts). */
+const NAME_PARAMS = ["noderange", "imgname", "netname", "policy_priority", "groupname"];
+
+/** What a routed request asks xCAT to do, for the cost model: objects named, objects answered. */
+function requestWork(
+  store: XcatStore,
+  method: string,
+  route: string,
+  pathParams: Readonly<Record<string, string>>,
+  output: Output | undefined,
+): RequestWork {
+  let named = 0;
+  let listed = 0;
+  for (const param of NAME_PARAMS) {
+    const value = pathParams[param];
+    if (value === undefined || value === "ALLRESOURCES" || value === "ALLNODES") continue;
+    listed += value.split(",").length;
+    if (param !== "noderange") named += value.split(",").length;
+    else {
+      try {
+        named += expandNoderange(value, store.noderange).length;
+      } catch {
+        named += 1;
+      }
+    }
+  }
+  const attrs = pathParams.attrs;
+  return {
+    method,
+    route,
+    named,
+    listed,
+    returned: output === undefined ? 0 : answeredObjects(route, output),
+    attributes: attrs === undefined || !route.includes("/attrs/") ? undefined : attrs.split(/[,;]/).length,
+    succeeded: true,
+  };
+}
+
+function answeredObjects(route: string, output: Output): number {
+  if (output.kind !== "json") return 0;
+  const value = output.value;
+  if (Array.isArray(value)) return value.length;
+  if (typeof value !== "object" || value === null) return 0;
+  if (!route.startsWith("/tables/")) return Object.keys(value).length;
+  return Object.values(value).reduce<number>(
+    (rows, table) => rows + (Array.isArray(table) ? table.length : 0),
+    0,
+  );
 }

@@ -4,10 +4,12 @@
  * AllowEncodedSlashes Off does), dot-segment normalisation, the request body size limit, and the
  * injected faults and latency.
  */
+
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { XCAT_CONTENT_TYPE } from "../../contract/envelope";
 import { connectionFailure, SERVICE_UNAVAILABLE, SSL_TIMEOUT } from "../../contract/messages";
+import type { CostModel } from "../cost/cost-model";
 import type { Fault, FaultPlan } from "../faults";
 import type { StatsCounter } from "../stats";
 import type { XcatStore } from "../store/store";
@@ -85,6 +87,8 @@ export interface ListenerDeps {
   readonly store: XcatStore;
   readonly faults: FaultPlan;
   readonly stats: StatsCounter;
+  /** Makes requests cost what a real management node takes (off when absent). */
+  readonly cost?: CostModel | undefined;
 }
 
 function send(res: ServerResponse, status: number, contentType: string, body: string): void {
@@ -159,6 +163,8 @@ async function handle(deps: ListenerDeps, req: IncomingMessage, res: ServerRespo
     body,
   });
   deps.stats.count(response.routeKey);
+  if (deps.cost) await deps.cost.charge(response.work);
+  if (res.destroyed || req.socket.destroyed) return;
   if (fault) {
     deps.stats.fault();
     if (fault.kind === "drop") res.socket?.destroy();
