@@ -10,6 +10,9 @@ const cases = {
   "node-name-comma": () => new xcat.Node("cn-pair", { name: "cn01,cn02", groups: ["all"] }),
   "node-groups-string": () => new xcat.Node("cn01", { groups: "compute" }),
   "node-unknown-attribute": () => new xcat.Node("cn02", { groups: ["all"], attributes: { mgmt: "ipmi" } }),
+  // A misspelled password: refused with a did-you-mean, its value never printed (issue 16 item 2).
+  "node-misspelled-password": () =>
+    new xcat.Node("cn04", { groups: ["all"], attributes: { bmcpasword: "not-a-real-password-0451" } }),
   "node-attributes-string": () => new xcat.Node("cn03", { groups: ["all"], attributes: "mgt=ipmi" }),
   "network-mask": () => new xcat.Network("mgmt", { net: "10.0.0.0", mask: "255.0.255.0" }),
   "network-host-bits": () => new xcat.Network("ib0", { net: "10.3.0.1", mask: "255.255.255.0" }),

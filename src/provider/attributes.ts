@@ -3,9 +3,22 @@
  * secrets, what an update must send, and how managed values compare with what xCAT reports.
  */
 
-/** Attributes holding passwords (bmcpassword, passwd.HMC, iscsipassword, …) are secrets. */
+/**
+ * Parts of a name that make an attribute password-like. xCAT's own secrets are bmcpassword,
+ * password, passwd.*, iscsipassword, snmppassword, domainadminpassword and the PDU's SNMPv3
+ * authkey/privkey (pdu.authkey, pdu.privkey in Schema.pm); the loose parts ("pas" + "w", "psw",
+ * "pwd", a trailing "pw", "secret", "token") also catch the misspellings a user makes of them
+ * (bmcpasword, bmcpaswd, bmcpswd, bmcpw), so a misspelled secret is never printed or stored in
+ * plain text either. A false positive only hides a value; a false negative would leak one.
+ */
+const SECRET_NAME = /pass|pasw|psw|pwd|pw$|secret|token|authkey|privkey/i;
+
+/**
+ * Whether an attribute is password-like (see SECRET_NAME): its value goes to `secretAttributes`,
+ * is encrypted in the state and never appears in a message or a log.
+ */
 export function isSecretAttribute(name: string): boolean {
-  return /pass(word|wd)/i.test(name);
+  return SECRET_NAME.test(name);
 }
 
 /** Splits a map into its secret and its ordinary attributes. */

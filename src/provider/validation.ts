@@ -7,6 +7,7 @@
  * Pulumi's unknown sentinel; every validator accepts it.
  */
 import { isKnownAttribute, type ObjectType, objectAttributes, tableSchema } from "../contract/schema";
+import { isSecretAttribute } from "./attributes";
 
 /** The string the Node dynamic-provider host puts where a value is unknown during preview. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -99,7 +100,9 @@ export function attributeMapProblems(
       );
     }
     if (!isUnknown(attributeValue) && typeof attributeValue !== "string") {
-      problems.push(`${what}: the value of '${name}' must be a string, got ${describe(attributeValue)}`);
+      // A password-like attribute's value is never printed, whatever its type.
+      const got = isSecretAttribute(name) ? typeof attributeValue : describe(attributeValue);
+      problems.push(`${what}: the value of '${name}' must be a string, got ${got}`);
     }
   }
   return problems;
