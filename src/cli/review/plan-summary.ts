@@ -30,6 +30,7 @@ interface PreviewState {
 interface PreviewStep {
   readonly op?: string;
   readonly urn?: string;
+  readonly type?: string;
   readonly oldState?: PreviewState;
   readonly newState?: PreviewState;
   readonly detailedDiff?: Record<string, unknown> | null;
@@ -61,7 +62,7 @@ export interface PlanSummary {
 }
 
 function shortType(step: PreviewStep): string {
-  const type = step.newState?.type ?? step.oldState?.type ?? step.urn?.split("::")[2] ?? "?";
+  const type = step.type ?? step.newState?.type ?? step.oldState?.type ?? step.urn?.split("::")[2] ?? "?";
   const last = type.split("$").at(-1) ?? type;
   return last.includes("dynamic/") ? (last.split("dynamic/")[1] ?? last) : last;
 }
