@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compressNoderange } from "../../src/cli/review/compress-noderange";
 import { expandNoderange } from "../../src/contract/noderange";
+import { createRandom } from "../../src/emulator/random";
 
 /** Nothing is a defined node or group: the noderange alone must name the set. */
 const bare = { isNode: () => false, groupMembers: () => undefined };
@@ -11,18 +12,6 @@ function roundTrip(names: readonly string[]): string[] {
 
 function pad(n: number, width: number): string {
   return String(n).padStart(width, "0");
-}
-
-/** mulberry32: a small seeded generator, so a failing case can be replayed from its seed. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A random cluster-like name set: a few shapes (rNNnNN, cnNNN, nN, sw-aN, gpuNN-x), random subsets. */
@@ -89,7 +78,7 @@ describe("compressNoderange", () => {
 
   it("property: expanding the compressed range gives back the same set (1000 seeded sets)", () => {
     for (let seed = 1; seed <= 1000; seed++) {
-      const names = randomNames(seeded(seed));
+      const names = randomNames(createRandom(seed));
       const got = roundTrip(names);
       expect({ seed, names: got }).toEqual({ seed, names: [...new Set(names)].sort() });
     }
