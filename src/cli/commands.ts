@@ -15,4 +15,10 @@ export interface CliCommand {
   readonly load: () => Promise<CliCommandModule>;
 }
 
-export const commands: readonly CliCommand[] = [];
+export const commands: readonly CliCommand[] = [
+  {
+    name: "review",
+    summary: "summarize `pulumi preview --json` by what changes, nodes as noderanges",
+    load: () => import("./review/review-command.js"),
+  },
+];

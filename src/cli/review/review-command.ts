@@ -1,0 +1,90 @@
+/**
+ * `pulumi-xcat review [file] [--format text|markdown|json] [--fail-on kinds]`: reads
+ * `pulumi preview --json` from the file or standard input and prints the summary.
+ *
+ * Exit codes: 0 printed; 2 bad arguments or unreadable preview; 3 a change of a kind listed in
+ * `--fail-on` is planned (the summary is printed first).
+ */
+import { readFile } from "node:fs/promises";
+import { DANGER_KINDS, type DangerKind, summarizePlan } from "./plan-summary";
+import { renderJson, renderMarkdown, renderText } from "./render-summary";
+
+/** The exit code when `--fail-on` matches a planned change. */
+export const EXIT_DANGER = 3;
+
+const HELP = `Usage: pulumi-xcat review [preview.json] [--format text|markdown|json] [--fail-on kinds]
+
+Summarizes \`pulumi preview --json\` (from the file, or standard input) by what changes, with
+node names collapsed into xCAT noderanges.
+
+  --format    text (default), markdown (a pull-request comment) or json
+  --fail-on   comma list of ${DANGER_KINDS.join(", ")} (or "any"): exit ${EXIT_DANGER} when one is planned
+
+Exit codes: 0 summary printed, 2 bad arguments or input, ${EXIT_DANGER} --fail-on matched.
+`;
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+export async function run(argv: readonly string[]): Promise<number> {
+  let format = "text";
+  let failOn: DangerKind[] = [];
+  let file: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? "";
+    const [flag, inline] = arg.startsWith("--") ? arg.split("=", 2) : [arg, undefined];
+    const value = () => inline ?? argv[++i] ?? "";
+    if (flag === "--help" || flag === "-h") {
+      process.stdout.write(HELP);
+      return 0;
+    } else if (flag === "--format") {
+      format = value();
+      if (!["text", "markdown", "json"].includes(format)) {
+        process.stderr.write(
+          `pulumi-xcat review: --format must be text, markdown or json, not '${format}'\n`,
+        );
+        return 2;
+      }
+    } else if (flag === "--fail-on") {
+      const words = value().split(",").filter(Boolean);
+      const unknown = words.filter((w) => w !== "any" && !(DANGER_KINDS as readonly string[]).includes(w));
+      if (unknown.length > 0) {
+        process.stderr.write(
+          `pulumi-xcat review: --fail-on: unknown kind '${unknown.join(",")}' (kinds: ${DANGER_KINDS.join(", ")}, any)\n`,
+        );
+        return 2;
+      }
+      failOn = words.includes("any") ? [...DANGER_KINDS] : (words as DangerKind[]);
+    } else if (!arg.startsWith("-") && file === undefined) {
+      file = arg;
+    } else {
+      process.stderr.write(`pulumi-xcat review: unknown argument '${arg}'\n\n${HELP}`);
+      return 2;
+    }
+  }
+  const source = file ?? "standard input";
+  const raw = file === undefined ? await readStdin() : await readFile(file, "utf8");
+  let preview: unknown;
+  try {
+    preview = JSON.parse(raw);
+  } catch (error) {
+    process.stderr.write(
+      `pulumi-xcat review: ${source} is not the JSON of \`pulumi preview --json\`: ${(error as Error).message}\n`,
+    );
+    return 2;
+  }
+  const summary = summarizePlan(preview);
+  const render = format === "markdown" ? renderMarkdown : format === "json" ? renderJson : renderText;
+  process.stdout.write(render(summary));
+  const matched = summary.dangers.filter((d) => failOn.includes(d.kind));
+  if (matched.length > 0) {
+    process.stderr.write(
+      `pulumi-xcat review: planned ${matched.map((d) => d.kind).join(", ")} (--fail-on)\n`,
+    );
+    return EXIT_DANGER;
+  }
+  return 0;
+}

@@ -1,0 +1,41 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+/** Runs the built command (npm run build first), as CI would. */
+function review(preview: unknown, ...args: string[]) {
+  const dir = mkdtempSync(join(tmpdir(), "review-"));
+  const file = join(dir, "preview.json");
+  writeFileSync(file, JSON.stringify(preview));
+  return spawnSync(process.execPath, ["dist/cli/main.js", "review", file, ...args], { encoding: "utf8" });
+}
+const urn = (name: string) => `urn:pulumi:dev::lab::pulumi-nodejs:dynamic/xcat:Node::${name}`;
+const type = "pulumi-nodejs:dynamic/xcat:Node";
+const deleteStep = {
+  op: "delete",
+  urn: urn("n1"),
+  oldState: { type, inputs: { name: "n1", groups: ["all"] } },
+};
+const createStep = {
+  op: "create",
+  urn: urn("n2"),
+  newState: { type, inputs: { name: "n2", groups: ["all"] } },
+};
+
+describe("pulumi-xcat review --fail-on", () => {
+  it("exits 3 exactly when a delete is planned", () => {
+    expect(review({ steps: [createStep, deleteStep] }, "--fail-on", "delete").status).toBe(3);
+    expect(review({ steps: [createStep] }, "--fail-on", "delete").status).toBe(0);
+    expect(review({ steps: [createStep, deleteStep] }).status).toBe(0);
+    expect(review({ steps: [createStep, deleteStep] }, "--fail-on=replace,power").status).toBe(0);
+  });
+
+  it("refuses unknown kinds and formats with exit 2 and a clear message", () => {
+    const bad = review({ steps: [] }, "--fail-on", "explode");
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("unknown kind 'explode'");
+    expect(review({ steps: [] }, "--format", "html").status).toBe(2);
+  });
+});
