@@ -15,4 +15,10 @@ export interface CliCommand {
   readonly load: () => Promise<CliCommandModule>;
 }
 
-export const commands: readonly CliCommand[] = [];
+export const commands: readonly CliCommand[] = [
+  {
+    name: "import",
+    summary: "write a Pulumi program from a live xCAT (adopts every object as it is)",
+    load: () => import("./import/run.js"),
+  },
+];

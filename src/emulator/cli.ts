@@ -26,6 +26,8 @@ Options:
   --latency MIN-MAX   random delay added per request, in milliseconds
   --token-ttl SECONDS token validity, overriding site.tokenexpiredays
   --seed N            seed for faults and generated data (default 1)
+  --seed-cluster SPEC add a cluster to try \`pulumi-xcat import\` on: racks:RxN (R racks of N
+                      nodes plus login, KVM and VM nodes), demo-600 (= racks:20x30) or a JSON file
   --help              show this help
 `;
 
@@ -106,6 +108,9 @@ export function parseArgs(argv: readonly string[]): {
         break;
       case "--seed":
         options.seed = number(flag, value(), (n) => Number.isInteger(n));
+        break;
+      case "--seed-cluster":
+        options.seedCluster = value();
         break;
       default:
         throw new UsageError(`unknown option: ${arg}`);

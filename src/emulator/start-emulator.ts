@@ -8,6 +8,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { FaultPlan } from "./faults";
 import { createListener } from "./http/server";
 import type { EmulatorOptions, RunningEmulator } from "./options";
+import { applyClusterSeed, loadClusterSeed } from "./seed-cluster";
 import { createState } from "./state";
 import { StatsCounter } from "./stats";
 import { XcatStore } from "./store/store";
@@ -30,6 +31,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     seed,
     ...(options.tokenTtlSeconds !== undefined ? { tokenTtlSeconds: options.tokenTtlSeconds } : {}),
   });
+  if (options.seedCluster !== undefined && !store.db.first("_emu_meta", { key: "cluster-seeded" })) {
+    const seed =
+      typeof options.seedCluster === "string" ? loadClusterSeed(options.seedCluster) : options.seedCluster;
+    applyClusterSeed(store.db, seed);
+    store.db.insert("_emu_meta", { key: "cluster-seeded", value: "1" });
+  }
   const faults = new FaultPlan({
     seed,
     ...(options.faultRate !== undefined ? { faultRate: options.faultRate } : {}),
