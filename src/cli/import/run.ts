@@ -260,7 +260,7 @@ function writeProject(
         private: true,
         main: "index.ts",
         dependencies: { "@pulumi/pulumi": "^3.0.0", "pulumi-xcat": args.packageSpec },
-        devDependencies: { typescript: "^5.0.0", "@types/node": "^20.0.0" },
+        devDependencies: { typescript: "^6.0.0" },
       },
       null,
       2,
@@ -268,7 +268,20 @@ function writeProject(
   );
   file(
     "tsconfig.json",
-    `${JSON.stringify({ compilerOptions: { strict: true, target: "es2020", module: "commonjs", moduleResolution: "node", esModuleInterop: true, skipLibCheck: true }, files: ["index.ts"] }, null, 2)}\n`,
+    `${JSON.stringify(
+      {
+        compilerOptions: {
+          strict: true,
+          target: "es2023",
+          module: "nodenext",
+          moduleResolution: "nodenext",
+          skipLibCheck: true,
+        },
+        files: ["index.ts"],
+      },
+      null,
+      2,
+    )}\n`,
   );
   file("index.ts", program.source);
   const nodes = cluster.singles.length + cluster.runs.reduce((sum, run) => sum + run.last - run.first + 1, 0);
