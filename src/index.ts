@@ -14,4 +14,3 @@ export { Osimage, type OsimageArgs } from "./provider/classes/osimage";
 export { Policy, type PolicyArgs } from "./provider/classes/policy";
 export { TableRow, type TableRowArgs } from "./provider/classes/table-row";
 export { VirtualMachine, type VirtualMachineArgs } from "./provider/classes/virtual-machine";
-export { Echo, type EchoArgs } from "./provider/resources/echo-resource";
