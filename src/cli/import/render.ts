@@ -200,7 +200,10 @@ function renderRuns(
       ...varying.map(([name, v]) => `${prop(name)}: ${v.kind === "listed" ? "string[]" : "Step"}`),
     ];
     line();
-    line(`// ${group.map((run) => `${runName(run, run.first)}..${runName(run, run.last)}`).join(", ")}`);
+    const ranges = group.map((run) => `${runName(run, run.first)}..${runName(run, run.last)}`);
+    line(
+      `// ${ranges.length > 4 ? `${ranges[0]} … ${ranges[ranges.length - 1]} (${ranges.length} runs)` : ranges.join(", ")}`,
+    );
     line(
       `const ${id}: { prefix: string; first: number; last: number${type.map((t) => `; ${t}`).join("")} }[] = [`,
     );
