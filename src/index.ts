@@ -16,4 +16,3 @@ export { Policy, type PolicyArgs } from "./provider/classes/policy";
 export { PowerState, type PowerStateArgs } from "./provider/classes/power-state";
 export { TableRow, type TableRowArgs } from "./provider/classes/table-row";
 export { VirtualMachine, type VirtualMachineArgs } from "./provider/classes/virtual-machine";
-export { Echo, type EchoArgs } from "./provider/resources/echo-resource";

@@ -17,6 +17,11 @@ export interface CliCommand {
 
 export const commands: readonly CliCommand[] = [
   {
+    name: "import",
+    summary: "write a Pulumi program from a live xCAT (adopts every object as it is)",
+    load: () => import("./import/run.js"),
+  },
+  {
     name: "review",
     summary: "summarize `pulumi preview --json` by what changes, nodes as noderanges",
     load: () => import("./review/review-command.js"),

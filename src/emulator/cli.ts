@@ -32,6 +32,8 @@ Options:
   --mn-cpus N         CPUs of the emulated management node for the cost model (default 2)
   --fail-nodes LIST   comma-separated nodes whose installation fails
   --hang-nodes LIST   comma-separated nodes that hang in the installer
+  --seed-cluster SPEC add a cluster to try \`pulumi-xcat import\` on: racks:RxN (R racks of N
+                      nodes plus login, KVM and VM nodes), demo-600 (= racks:20x30) or a JSON file
   --help              show this help
 `;
 
@@ -135,6 +137,9 @@ export function parseArgs(argv: readonly string[]): {
         options.hangNodes = value()
           .split(",")
           .filter((n) => n !== "");
+        break;
+      case "--seed-cluster":
+        options.seedCluster = value();
         break;
       default:
         throw new UsageError(`unknown option: ${arg}`);

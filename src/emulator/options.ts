@@ -1,6 +1,7 @@
 /**
  * The public option and result types of the emulator library.
  */
+import type { ClusterSeed } from "./seed-cluster";
 import type { EmulatorState } from "./state";
 
 /** Settings of an in-process emulator; every field is optional. */
@@ -39,6 +40,11 @@ export interface EmulatorOptions {
   readonly failNodes?: readonly string[];
   /** Nodes that hang in the installer (status stays `installing`) at every boot, for tests. */
   readonly hangNodes?: readonly string[];
+  /**
+   * A cluster to add to a fresh database (ignored for a data file seeded before): a preset
+   * (`racks:20x30`, `demo-600`), the path of a JSON seed file, or the rows themselves.
+   */
+  readonly seedCluster?: string | ClusterSeed;
   /** Deterministic faults for tests. */
   readonly faults?: {
     /** The next `times` requests fail with `status` (or a dropped connection), before or after being applied. */

@@ -9,6 +9,7 @@ import { createCostModel } from "./cost/cost-model";
 import { FaultPlan } from "./faults";
 import { createListener } from "./http/server";
 import type { EmulatorOptions, RunningEmulator } from "./options";
+import { applyClusterSeed, loadClusterSeed } from "./seed-cluster";
 import { createState } from "./state";
 import { StatsCounter } from "./stats";
 import { XcatStore } from "./store/store";
@@ -36,6 +37,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       ...(options.hangNodes ? { hangNodes: options.hangNodes } : {}),
     },
   });
+  if (options.seedCluster !== undefined && !store.db.first("_emu_meta", { key: "cluster-seeded" })) {
+    const seed =
+      typeof options.seedCluster === "string" ? loadClusterSeed(options.seedCluster) : options.seedCluster;
+    applyClusterSeed(store.db, seed);
+    store.db.insert("_emu_meta", { key: "cluster-seeded", value: "1" });
+  }
   const faults = new FaultPlan({
     seed,
     ...(options.faultRate !== undefined ? { faultRate: options.faultRate } : {}),

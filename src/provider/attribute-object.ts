@@ -298,7 +298,10 @@ export function attributeObjectSpec(
       const name = String(inputs[definition.idInput]);
       const desired = desiredAttributes(definition, inputs);
       let reported: Record<string, string>;
-      const existing = definition.createMode === "check-first" ? await getIfExists(api, name) : undefined;
+      // With adopt the object is expected to exist (an imported program): read first, so taking it
+      // over as it is sends no write at all, not even a POST that xCAT refuses.
+      const existing =
+        definition.createMode === "check-first" || inputs.adopt ? await getIfExists(api, name) : undefined;
       if (existing) {
         reported = await takeExisting(api, name, inputs, existing);
       } else {

@@ -1,0 +1,241 @@
+/**
+ * Code generation: the index.ts of the imported project, written as a person would: groups
+ * carry shared values, runs of nodes are loops over a data table, references name the imported
+ * objects, passwords come from stack secrets, every resource is adopted and protected.
+ */
+import { type NodeEntry, type Run, runName, type Variation } from "./runs";
+
+export interface ImportedCluster {
+  readonly groups: ReadonlyArray<readonly [string, Readonly<Record<string, string>>]>;
+  readonly osimages: ReadonlyArray<readonly [string, Readonly<Record<string, string>>]>;
+  readonly networks: ReadonlyArray<readonly [string, Readonly<Record<string, string>>]>;
+  readonly policies: ReadonlyArray<readonly [string, Readonly<Record<string, string>>]>;
+  readonly site: ReadonlyArray<readonly [string, string]>;
+  readonly tableRows: ReadonlyArray<{
+    readonly table: string;
+    readonly keys: Readonly<Record<string, string>>;
+    readonly values: Readonly<Record<string, string>>;
+  }>;
+  readonly runs: readonly Run[];
+  readonly singles: readonly NodeEntry[];
+}
+
+/** The generated program and the secrets it asks for (config key, what it holds). */
+export interface RenderedProgram {
+  readonly source: string;
+  readonly secrets: ReadonlyArray<{ readonly key: string; readonly holds: string }>;
+}
+
+const q = (text: string) => JSON.stringify(text);
+
+/** A TypeScript identifier for an xCAT name: `rhels8-compute` → `rhels8Compute`. */
+export function identifier(name: string, taken: Set<string>): string {
+  const words = name.split(/[^A-Za-z0-9]+/).filter((word) => word !== "");
+  let id =
+    words.map((word, i) => (i === 0 ? word : word[0]?.toUpperCase() + word.slice(1))).join("") || "object";
+  if (/^\d/.test(id)) id = `_${id}`;
+  let unique = id;
+  for (let n = 2; taken.has(unique); n++) unique = `${id}${n}`;
+  taken.add(unique);
+  return unique;
+}
+
+export function isPasswordAttribute(name: string): boolean {
+  return /password|passwd/i.test(name);
+}
+
+export function renderProgram(cluster: ImportedCluster): RenderedProgram {
+  const taken = new Set(["pulumi", "xcat", "config", "keep", "adopt", "pad", "step", "stepHex", "run", "n"]);
+  const secrets: { key: string; holds: string }[] = [];
+  const images = new Map<string, string>();
+  const hosts = new Map<string, string>();
+  const vmHosts = new Set(
+    cluster.singles.map((node) => node.attributes.vmhost).filter((h) => h !== undefined),
+  );
+  const out: string[] = [];
+  const line = (text = "") => out.push(text);
+
+  const value = (objectName: string, attribute: string, text: string): string => {
+    if (isPasswordAttribute(attribute)) {
+      const key = `${objectName}-${attribute}`.replace(/[^A-Za-z0-9-]/g, "-");
+      if (!secrets.some((secret) => secret.key === key))
+        secrets.push({ key, holds: `${attribute} of ${objectName}` });
+      return `config.requireSecret(${q(key)})`;
+    }
+    if (attribute === "provmethod" && images.has(text)) return `${images.get(text)}.name`;
+    if (attribute === "vmhost" && hosts.has(text)) return `${hosts.get(text)}.name`;
+    return q(text);
+  };
+  const attributeMap = (objectName: string, attributes: Readonly<Record<string, string>>) => {
+    const entries = Object.entries(attributes).map(
+      ([name, text]) => `${prop(name)}: ${value(objectName, name, text)}`,
+    );
+    return `{ ${entries.join(", ")} }`;
+  };
+
+  line('import * as pulumi from "@pulumi/pulumi";');
+  line('import * as xcat from "pulumi-xcat";');
+  line();
+  line("const config = new pulumi.Config();");
+  line("// Imported objects are protected: `pulumi destroy` or deleting a line fails until you remove");
+  line(
+    "// `protect` (see README.md). `adopt: true` takes each object over as it is; it can go after the first `up`.",
+  );
+  line("const keep: pulumi.CustomResourceOptions = { protect: true };");
+  line("const adopt = true;");
+
+  if (cluster.site.length > 0) {
+    line();
+    line("// Site settings (the site table).");
+    for (const [key, text] of cluster.site) {
+      line(
+        `new xcat.GlobalConfAttribute(${q(`site-${key}`)}, { name: ${q(key)}, value: ${value("site", key, text)} }, keep);`,
+      );
+    }
+  }
+  if (cluster.networks.length > 0) {
+    line();
+    line("// Networks.");
+    for (const [name, attributes] of cluster.networks) {
+      const { net = "", mask = "", ...rest } = attributes;
+      const more = Object.keys(rest).length > 0 ? `, attributes: ${attributeMap(name, rest)}` : "";
+      line(`new xcat.Network(${q(name)}, { net: ${q(net)}, mask: ${q(mask)}${more}, adopt }, keep);`);
+    }
+  }
+  if (cluster.osimages.length > 0) {
+    line();
+    line("// OS images; nodes and groups refer to them by `image.name`.");
+    for (const [name, attributes] of cluster.osimages) {
+      const id = identifier(name, taken);
+      images.set(name, id);
+      line(
+        `const ${id} = new xcat.Osimage(${q(name)}, { attributes: ${attributeMap(name, attributes)}, adopt }, keep);`,
+      );
+    }
+  }
+  if (cluster.policies.length > 0) {
+    line();
+    line("// Policy rows (who may run what).");
+    for (const [priority, attributes] of cluster.policies) {
+      line(
+        `new xcat.Policy(${q(`policy-${priority}`)}, { priority: ${q(priority)}, attributes: ${attributeMap(`policy-${priority}`, attributes)}, adopt }, keep);`,
+      );
+    }
+  }
+  if (cluster.groups.length > 0) {
+    line();
+    line("// Groups: values their member nodes inherit, in the order of each node's `groups`.");
+    for (const [name, attributes] of cluster.groups) {
+      line(`new xcat.Group(${q(name)}, { attributes: ${attributeMap(name, attributes)}, adopt }, keep);`);
+    }
+  }
+  for (const row of cluster.tableRows) {
+    line(
+      `new xcat.TableRow(${q(`${row.table}-${Object.values(row.keys).join("-")}`)}, { table: ${q(row.table)}, keys: ${JSON.stringify(row.keys)}, values: ${JSON.stringify(row.values)}, adopt }, keep);`,
+    );
+  }
+
+  renderRuns(cluster.runs, line, value, taken);
+
+  if (cluster.singles.length > 0) {
+    line();
+    line("// Nodes that follow no pattern, one by one (VM hosts before their guests).");
+    const ordered = [...cluster.singles].sort(
+      (a, b) => Number(a.attributes.vmhost !== undefined) - Number(b.attributes.vmhost !== undefined),
+    );
+    for (const node of ordered) {
+      const declaration = `new xcat.Node(${q(node.name)}, { groups: ${JSON.stringify(node.groups)}, attributes: ${attributeMap(node.name, node.attributes)}, adopt }, keep);`;
+      if (vmHosts.has(node.name)) {
+        const id = identifier(node.name, taken);
+        hosts.set(node.name, id);
+        line(`const ${id} = ${declaration}`);
+      } else {
+        line(declaration);
+      }
+    }
+  }
+  return { source: `${out.join("\n")}\n`, secrets };
+}
+
+function prop(name: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? name : q(name);
+}
+
+/** Runs of the same shape share one loop; each run is one row of its table. */
+function renderRuns(
+  runs: readonly Run[],
+  line: (text?: string) => void,
+  value: (objectName: string, attribute: string, text: string) => string,
+  taken: Set<string>,
+): void {
+  const shapes = new Map<string, Run[]>();
+  for (const run of runs) {
+    const constants = Object.entries(run.attributes).map(([name, v]) => [
+      name,
+      v.kind,
+      v.kind === "constant" ? v.value : "",
+    ]);
+    // Runs differing only in their groups (rack01, rack02, …) share a loop; groups become a column.
+    const key = JSON.stringify([run.suffix, run.width, run.groups.length, constants]);
+    shapes.set(key, [...(shapes.get(key) ?? []), run]);
+  }
+  if (shapes.size === 0) return;
+  const kinds = new Set(runs.flatMap((run) => Object.values(run.attributes).map((v) => v.kind)));
+  line();
+  line("// Regular runs of nodes: names and values step together with the node number.");
+  line("type Step = readonly [prefix: string, first: number];");
+  if (kinds.has("step")) line("const step = ([prefix, first]: Step, i: number) => `${prefix}${first + i}`;");
+  if (kinds.has("hex")) {
+    line(
+      'const stepHex = ([prefix, first]: Step, i: number) => `${prefix}${(first + i).toString(16).padStart(2, "0")}`;',
+    );
+  }
+  for (const group of shapes.values()) {
+    const sample = group[0] as Run;
+    const id = identifier(`${sample.groups[0] ?? "node"}-runs`, taken);
+    const varying = Object.entries(sample.attributes).filter(([, v]) => v.kind !== "constant");
+    const sameGroups = group.every((run) => JSON.stringify(run.groups) === JSON.stringify(sample.groups));
+    const type = [
+      ...(sameGroups ? [] : ["groups: string[]"]),
+      ...varying.map(([name, v]) => `${prop(name)}: ${v.kind === "listed" ? "string[]" : "Step"}`),
+    ];
+    line();
+    const ranges = group.map((run) => `${runName(run, run.first)}..${runName(run, run.last)}`);
+    line(
+      `// ${ranges.length > 4 ? `${ranges[0]} … ${ranges[ranges.length - 1]} (${ranges.length} runs)` : ranges.join(", ")}`,
+    );
+    line(
+      `const ${id}: { prefix: string; first: number; last: number${type.map((t) => `; ${t}`).join("")} }[] = [`,
+    );
+    for (const run of group) {
+      const cells = [
+        ...(sameGroups ? [] : [`groups: ${JSON.stringify(run.groups)}`]),
+        ...varying.map(([name]) => `${prop(name)}: ${cell(run.attributes[name] as Variation)}`),
+      ];
+      line(
+        `  { prefix: ${q(run.prefix)}, first: ${run.first}, last: ${run.last}${cells.map((c) => `, ${c}`).join("")} },`,
+      );
+    }
+    line("];");
+    line(`for (const run of ${id}) {`);
+    line("  for (let n = run.first; n <= run.last; n++) {");
+    const name = `\`\${run.prefix}\${String(n).padStart(${sample.width}, "0")}${sample.suffix}\``;
+    const attributes = Object.entries(sample.attributes).map(([attr, v]) => {
+      if (v.kind === "constant") return `${prop(attr)}: ${value(`${id}`, attr, v.value)}`;
+      if (v.kind === "listed") return `${prop(attr)}: run.${attr}[n - run.first] as string`;
+      return `${prop(attr)}: ${v.kind === "hex" ? "stepHex" : "step"}(run.${attr}, n - run.first)`;
+    });
+    line(`    const name = ${name};`);
+    line(
+      `    new xcat.Node(name, { groups: ${sameGroups ? JSON.stringify(sample.groups) : "run.groups"}, attributes: { ${attributes.join(", ")} }, adopt }, keep);`,
+    );
+    line("  }");
+    line("}");
+  }
+}
+
+function cell(variation: Variation): string {
+  if (variation.kind === "listed") return JSON.stringify(variation.values);
+  if (variation.kind === "constant") return q(variation.value);
+  return `[${q(variation.prefix)}, ${variation.first}]`;
+}
