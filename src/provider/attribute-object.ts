@@ -41,6 +41,15 @@ export interface ObjectApi {
   /** What xCAT reports for an object this process just created with `attributes` (a read, or known without one). */
   reportAfterCreate(name: string, attributes: Record<string, string>): Promise<Record<string, string>>;
   update(name: string, attributes: Record<string, string>): Promise<void>;
+  /**
+   * What xCAT reports for an object this process just updated with `attributes` (a read, or known
+   * without one from what it reported before, `recorded`, and the values the resource set before).
+   */
+  reportAfterUpdate(
+    name: string,
+    attributes: Record<string, string>,
+    before: { recorded: Record<string, string> | undefined; previous: Record<string, string> },
+  ): Promise<Record<string, string>>;
   /** Deletes the object; resolves when it does not exist. */
   delete(name: string): Promise<void>;
 }
@@ -343,12 +352,13 @@ export function attributeObjectSpec(
 
     async update(client, id, olds, news) {
       const api = definition.api(client);
-      const changes = attributeChanges(
-        desiredAttributes(definition, olds),
-        desiredAttributes(definition, news),
-      );
-      if (Object.keys(changes).length > 0) await api.update(id, changes);
-      return outputsFrom(news, id, await api.get(id));
+      const previous = desiredAttributes(definition, olds);
+      const changes = attributeChanges(previous, desiredAttributes(definition, news));
+      if (Object.keys(changes).length === 0) return outputsFrom(news, id, await api.get(id));
+      await api.update(id, changes);
+      // olds.allAttributes is absent in state written before it existed: then this reads.
+      const recorded = olds.allAttributes as Record<string, string> | undefined;
+      return outputsFrom(news, id, await api.reportAfterUpdate(id, changes, { recorded, previous }));
     },
 
     async delete(client, id, olds) {

@@ -13,6 +13,11 @@ export interface ClientObjectNamespace {
   update(name: string, attrs: Record<string, string>): Promise<void>;
   delete(name: string, options?: DeleteOptions): Promise<void>;
   reportAfterCreate(name: string, sent: Record<string, string>): Promise<Attributes>;
+  reportAfterUpdate(
+    name: string,
+    sent: Record<string, string>,
+    before: { recorded: Attributes | undefined; previous: Record<string, string> },
+  ): Promise<Attributes>;
 }
 
 export function objectApi(namespace: ClientObjectNamespace): ObjectApi {
@@ -22,6 +27,7 @@ export function objectApi(namespace: ClientObjectNamespace): ObjectApi {
     create: (name, attributes) => namespace.create(name, attributes),
     reportAfterCreate: (name, attributes) => namespace.reportAfterCreate(name, attributes),
     update: (name, attributes) => namespace.update(name, attributes),
+    reportAfterUpdate: (name, attributes, before) => namespace.reportAfterUpdate(name, attributes, before),
     delete: (name) => namespace.delete(name, { ignoreMissing: true }),
   };
 }

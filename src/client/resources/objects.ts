@@ -4,10 +4,10 @@
  * namespace extends {@link NamedObjects} and adds its own routes.
  */
 import { ObjectAttributeMaps, StringList } from "../../contract/envelope";
-import { type ObjectType, objectAttributes } from "../../contract/schema";
 import { Coalescer } from "../coalescer";
 import { type Answer, type CallSpec, type CreateCheck, type Engine, parseBody } from "../engine";
 import { createXcatError, isNotFound, isXcatError } from "../errors";
+import { conditionAttributes, knownAfterUpdate } from "../known-after-update";
 import { attributeListSegment, nameListSegment, noderangeSegment, objectSegment } from "../names";
 import {
   attributesMatch,
@@ -49,26 +49,6 @@ export interface CreateOptions extends CallOptions {
   /** mkdef options passed through xcatws's `options` body key, e.g. `{ "--template": "x86_64kvmguest-template" }`. */
   readonly mkdefOptions?: Readonly<Record<string, string>> | undefined;
 }
-
-/** Attributes whose value decides where other attributes of `type` are stored (xCAT's only_if). */
-function conditionAttributes(type: string): readonly string[] {
-  let known = CONDITIONS.get(type);
-  if (known === undefined) {
-    const found = new Set<string>();
-    if (isObjectType(type)) {
-      for (const mappings of objectAttributes(type).values())
-        for (const mapping of mappings) if (mapping.onlyIf !== undefined) found.add(mapping.onlyIf.attribute);
-    }
-    known = [...found].sort();
-    CONDITIONS.set(type, known);
-  }
-  return known;
-}
-
-const CONDITIONS = new Map<string, readonly string[]>();
-
-const isObjectType = (type: string): type is ObjectType =>
-  ["node", "group", "osimage", "network", "policy"].includes(type);
 
 /** How long what xCAT adds to a created object is taken as known (see `reportAfterCreate`). */
 const DERIVED_TTL_MS = 60_000;
@@ -379,6 +359,39 @@ export abstract class NamedObjects {
       this.#derived.set(shape, { seq, at, added });
     }
     return reported;
+  }
+
+  /**
+   * What xCAT reports for `name` right after this client updated it with `sent`, as `get` would
+   * answer: known without a read when the update only set values that change nothing else (see
+   * known-after-update.ts for the rule and why it is safe), else one read. `before` is what was
+   * known of the object before the update: what xCAT reported (`recorded`, undefined when
+   * unknown) and the values the caller itself had set (`previous`). Without batching: one read,
+   * as before.
+   *
+   * @example
+   * ```ts
+   * await client.nodes.update("n01", { provmethod: "rocky9-netboot" });
+   * const reported = await client.nodes.reportAfterUpdate("n01", { provmethod: "rocky9-netboot" }, {
+   *   recorded: { groups: "compute", provmethod: "rocky8-netboot" },
+   *   previous: { provmethod: "rocky8-netboot" },
+   * });
+   * ```
+   */
+  async reportAfterUpdate(
+    name: string,
+    sent: AttributeInput,
+    before: { readonly recorded: Attributes | undefined; readonly previous: AttributeInput },
+  ): Promise<Attributes> {
+    const type = BATCHED_TYPES[this.spec.prefix];
+    if (readBatchingOf(this.engine) === undefined || type === undefined) return this.get(name);
+    const known = knownAfterUpdate({
+      type,
+      recorded: before.recorded,
+      previous: toWireAttributes(before.previous),
+      sent: toWireAttributes(sent),
+    });
+    return known ?? this.get(name);
   }
 
   /** Reads `name` once, to learn whether a create whose answer was lost took place. */

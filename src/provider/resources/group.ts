@@ -22,6 +22,8 @@ export const groupSpec = attributeObjectSpec({
     create: (name, attributes) => client.groups.update(name, attributes),
     reportAfterCreate: (name, attributes) => client.groups.reportAfterCreate(name, attributes),
     update: (name, attributes) => client.groups.update(name, attributes),
+    reportAfterUpdate: (name, attributes, before) =>
+      client.groups.reportAfterUpdate(name, attributes, before),
     delete: async () => {},
   }),
   afterDelete: (client, name) => client.tables.deleteRows("nodegroup", { groupname: name }),
