@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../src/emulator";
-import { outputOf, REST_PASSWORD, scaleWorkspace } from "./reliability/support";
+import { REST_PASSWORD, scaleWorkspace } from "./reliability/support";
 import type { PulumiWorkspace } from "./support/pulumi-workspace";
 
 const WRONG_PASSWORD = "not-the-password-5e1f";
