@@ -127,9 +127,9 @@ export function attributeObjectProps(
  * defaults to the Pulumi resource name, and changing it replaces the object; only the given
  * attributes are managed; `adopt` takes over an existing object whose values differ.
  */
-export interface NamedObjectArgs<AttributeName extends string> {
+export interface NamedObjectArgs<Attributes> {
   readonly name?: pulumi.Input<string>;
-  readonly attributes: pulumi.Input<Partial<Record<AttributeName, pulumi.Input<string>>>>;
+  readonly attributes: pulumi.Input<Attributes>;
   readonly adopt?: pulumi.Input<boolean>;
   readonly connection?: pulumi.Input<ConnectionArgs>;
 }
