@@ -2,7 +2,11 @@
 // Generates src/contract/xcat-schema.generated.ts from the xCAT schema exports
 // (tables.tsv and object-attrs.tsv, generated from xcat-core's perl-xCAT/xCAT/Schema.pm).
 //
-//   node scripts/generate-schema.mjs [schema dir]     (default: ../shared/xcat-schema)
+//   node scripts/generate-schema.mjs [schema dir] [Schema.pm]
+//     (defaults: ../shared/xcat-schema and /tmp/xc/perl-xCAT/xCAT/Schema.pm, xcat-core 7733d16f)
+//
+// Schema.pm is read only for its column descriptions, which become the doc comments of the
+// attribute interfaces (what an editor shows for each attribute).
 //
 // The package ships the generated module so that installed copies need no data files.
 import { readFileSync, writeFileSync } from "node:fs";
@@ -11,6 +15,7 @@ import { fileURLToPath } from "node:url";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const schemaDir = resolve(process.argv[2] ?? resolve(repoRoot, "../shared/xcat-schema"));
+const schemaPm = resolve(process.argv[3] ?? "/tmp/xc/perl-xCAT/xCAT/Schema.pm");
 const outFile = resolve(repoRoot, "src/contract/xcat-schema.generated.ts");
 
 function rows(file) {
@@ -43,6 +48,55 @@ const KEY_ATTRIBUTE = {
   policy: "priority",
 };
 const TYPE_NAMES = { node: "Node", group: "Group", osimage: "Osimage", network: "Network", policy: "Policy" };
+/** "table.column" -> description, from each table's `descriptions => { column => '...' }`. */
+function columnDescriptions(text) {
+  const found = new Map();
+  const tableStart = /^ {4}([A-Za-z_]\w*) => \{$/gm;
+  const starts = [...text.matchAll(tableStart)];
+  for (const [i, start] of starts.entries()) {
+    const block = text.slice(start.index, starts[i + 1]?.index ?? text.length);
+    const at = block.indexOf("descriptions => {");
+    if (at < 0) continue;
+    const entry = /^\s*'?([A-Za-z_]\w*)'?\s*=>\s*'((?:[^'\\]|\\.)*)'/gms;
+    const body = block.slice(at + "descriptions => {".length, block.indexOf("\n        },", at));
+    for (const [, column, value] of body.matchAll(entry)) {
+      found.set(`${start[1]}.${column}`, value.replace(/\\(['\\])/g, "$1"));
+    }
+  }
+  return found;
+}
+const descriptions = columnDescriptions(readFileSync(schemaPm, "utf8"));
+
+function docComment(text, where) {
+  const lines = text
+    .replace(/\*\//g, "* /")
+    .split("\n")
+    .map((line) => line.trimEnd().replace(/^ {0,16}/, ""));
+  while (lines.length > 0 && lines.at(-1) === "") lines.pop();
+  const source = `xCAT: ${where}.`;
+  return `  /**\n${(lines.length > 0 ? [...lines, "", source] : [source]).map((line) => `   *${line ? ` ${line}` : ""}`).join("\n")}\n   */\n`;
+}
+
+// Attribute interfaces: one optional member per attribute, documented with the description of
+// the table column it is stored in (the first definition's, for attributes stored per mgt type).
+const interfaces = Object.entries(TYPE_NAMES)
+  .map(([objectType, typeName]) => {
+    const members = new Map();
+    for (const [object, name, table, column] of attributes) {
+      if (object !== objectType || name === KEY_ATTRIBUTE[objectType] || members.has(name)) continue;
+      members.set(name, `${table}.${column}`);
+    }
+    const body = [...members]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(
+        ([name, where]) =>
+          `${docComment(descriptions.get(where) ?? "", where)}  readonly ${JSON.stringify(name)}?: V;\n`,
+      )
+      .join("");
+    return `/** The attributes of xCAT's ${objectType} objects, with xCAT's own descriptions (Schema.pm); V is the value type. */\nexport interface Xcat${typeName}Attributes<V> {\n${body}}\n`;
+  })
+  .join("\n");
+
 const unions = Object.entries(TYPE_NAMES)
   .map(([objectType, typeName]) => {
     const names = [...new Set(attributes.filter((a) => a[0] === objectType).map((a) => a[1]))]
@@ -64,6 +118,7 @@ export const XCAT_TABLES: Readonly<Record<string, { readonly keys: readonly stri
  */
 export const XCAT_OBJECT_ATTRIBUTES: ReadonlyArray<readonly [string, string, string, string, string, string]> = ${JSON.stringify(attributes)};
 
-${unions}`;
+${unions}
+${interfaces}`;
 writeFileSync(outFile, text);
 console.log(`wrote ${outFile}: ${Object.keys(tables).length} tables, ${attributes.length} attribute rows`);

@@ -29,6 +29,11 @@ const cases = {
   "vm-zero-cpus": () =>
     new xcat.VirtualMachine("vm01", { node: "vm01", cpus: 0, memoryMiB: 2048, disksGiB: [20] }),
   "site-empty-value": () => new xcat.GlobalConfAttribute("domain", { value: "" }),
+  // Two resources for one node: both would manage it, and deleting either deletes it.
+  "node-claimed-twice": () => {
+    new xcat.Node("cn10", { groups: ["all"] });
+    new xcat.Node("cn10-again", { name: pulumi.output("cn10"), groups: ["compute", "all"] });
+  },
 };
 
 const chosen = new pulumi.Config().require("case");

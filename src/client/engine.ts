@@ -278,7 +278,10 @@ export class Engine {
     if (spec.noRowsOk && isNoRowsMatched(status, messages)) return { status, body: undefined, what, url };
     const code = classifyFailure(status, messages);
     const first = messages[0];
-    const hint = code === "XCAT_AUTH" ? " (check the username and password, or the token)" : "";
+    const hint =
+      code === "XCAT_AUTH"
+        ? " (check the username and password, or the token)"
+        : notXcatwsHint(status, parsed.errorcode, url, this.#parts.origin);
     const message =
       `${request.method} ${request.display} failed: ${status}` +
       (parsed.errorcode === undefined ? "" : ` errorcode=${parsed.errorcode}`) +
@@ -310,6 +313,19 @@ export class Engine {
     if (options?.xcoll) query.push("xcoll=1");
     return `${this.#parts.basePath}${filled}${query.length > 0 ? `?${query.join("&")}` : ""}`;
   }
+}
+
+/**
+ * xcatws answers every 404 of its own with its JSON error envelope (`{"error":"Unsupported
+ * resource.","errorcode":"2"}`, xcatws.cgi:1569, 1574), so a 404 without an errorcode is the web
+ * server's own page: the URL's path does not lead to xcatws at all (e.g. `/xcat` for `/xcatws`).
+ */
+function notXcatwsHint(status: number, errorcode: string | undefined, url: string, origin: string): string {
+  if (status !== 404 || errorcode !== undefined) return "";
+  return (
+    `. ${url} is not xCAT's REST service (the answer is the web server's own 404, not xcatws's): ` +
+    `the service lives at /xcatws on the management node, so the URL should be ${origin}/xcatws`
+  );
 }
 
 function defaultKind(method: "GET" | "PUT" | "POST" | "DELETE"): RequestKind {

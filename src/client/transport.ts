@@ -4,6 +4,7 @@
  * It knows nothing about xCAT's bodies, tokens or retries.
  */
 import { readFileSync } from "node:fs";
+import { connect as tlsConnect } from "node:tls";
 import { Agent, type Dispatcher } from "undici";
 import { createXcatError, type XcatError } from "./errors";
 import { decodeBody } from "./quirks";
@@ -12,6 +13,8 @@ import { decodeBody } from "./quirks";
 export interface TransportOptions {
   /** Origin of the service, e.g. `https://mn.example:443`. */
   readonly origin: string;
+  /** Path of the service below the origin (`/xcatws`), for the URL an error suggests. */
+  readonly basePath?: string | undefined;
   /** PEM text of the CA that signed the server certificate. */
   readonly ca?: string | undefined;
   readonly insecure: boolean;
@@ -101,6 +104,8 @@ export class Transport {
   readonly #options: TransportOptions;
   #agent: Agent | undefined;
   #closed = false;
+  /** Whether an http:// origin answers a TLS handshake: asked at most once per transport. */
+  #speaksTls: Promise<boolean> | undefined;
 
   constructor(options: TransportOptions) {
     this.#options = options;
@@ -147,8 +152,35 @@ export class Transport {
       return { status: response.statusCode, headers: response.headers, text: decodeBody(bytes) };
     } catch (error) {
       if (request.signal?.aborted && !timeout.aborted) throw request.signal.reason;
-      throw transportError(error, context, timeout.aborted ? this.#options.requestTimeoutMs : undefined);
+      const failure = transportError(
+        error,
+        context,
+        timeout.aborted ? this.#options.requestTimeoutMs : undefined,
+      );
+      if (await this.#isHttpsServer(failure)) throw plainHttpToHttpsError(failure, context, this.#httpsUrl());
+      throw failure;
     }
+  }
+
+  /**
+   * A TLS server closes the connection, without an answer, on a plain-HTTP request (Node's does;
+   * so does any server that only speaks TLS on the port), which looks exactly like a dropped
+   * connection. For an http:// origin, the first such close is followed by one TLS handshake
+   * with the same host and port: if it succeeds, the URL should have been https://. A plain-HTTP
+   * server fails that handshake at once, and the failure is retried as before. Skipped for a
+   * caller's own dispatcher (a proxy or a mock: there is no direct socket to ask).
+   */
+  async #isHttpsServer(failure: XcatError): Promise<boolean> {
+    if (this.#options.dispatcher !== undefined || !this.#options.origin.startsWith("http:")) return false;
+    if (failure.networkCode !== "UND_ERR_SOCKET" && failure.networkCode !== "ECONNRESET") return false;
+    this.#speaksTls ??= probeTls(this.#options.origin, Math.min(this.#options.connectTimeoutMs, 5_000));
+    return this.#speaksTls;
+  }
+
+  #httpsUrl(): string {
+    const url = new URL(this.#options.origin);
+    url.protocol = "https:";
+    return `${url.origin}${this.#options.basePath ?? ""}`;
   }
 
   async close(): Promise<void> {
@@ -157,6 +189,58 @@ export class Transport {
     this.#agent = undefined;
     await agent?.close();
   }
+}
+
+/** True when `origin` (host and port) completes a TLS handshake within `timeoutMs`. */
+function probeTls(origin: string, timeoutMs: number): Promise<boolean> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve) => {
+    const socket = tlsConnect({
+      host: hostname.replace(/^\[|\]$/g, ""),
+      port: Number(port || 80),
+      // Only the protocol is in question; the certificate is checked by the real request later.
+      rejectUnauthorized: false,
+      ...(/^[\d.]+$|:/.test(hostname) ? {} : { servername: hostname }),
+    });
+    const done = (speaksTls: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(speaksTls);
+    };
+    const timer = setTimeout(() => done(false), timeoutMs);
+    socket.once("secureConnect", () => done(true));
+    socket.once("error", () => done(false));
+    socket.once("close", () => done(false));
+  });
+}
+
+/**
+ * The error for an http:// URL that points at an HTTPS server: not retried (XCAT_TLS), and it
+ * says which URL to use.
+ *
+ * @example
+ * ```ts
+ * plainHttpToHttpsError(failure, context, "https://mn:443/xcatws");
+ * ```
+ */
+export function plainHttpToHttpsError(
+  failure: XcatError,
+  context: ErrorContext,
+  httpsUrl: string,
+): XcatError {
+  return createXcatError(
+    "XCAT_TLS",
+    `${context.method} ${context.display} failed: the server speaks HTTPS, and it closed the connection on ` +
+      `this plain-HTTP request (${failure.networkCode}). The URL starts with http://; use https:// ` +
+      `instead: ${httpsUrl}`,
+    {
+      method: context.method,
+      url: context.url,
+      networkCode: failure.networkCode,
+      maybeApplied: false,
+      cause: failure,
+    },
+  );
 }
 
 function errorCode(error: unknown): string | undefined {

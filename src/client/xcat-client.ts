@@ -155,6 +155,7 @@ export class XcatClient {
 
     this.#transport = new Transport({
       origin,
+      basePath,
       ca,
       insecure,
       connectTimeoutMs,

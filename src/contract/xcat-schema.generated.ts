@@ -24,3 +24,2950 @@ export type XcatNetworkAttributeName = "ddnsdomain" | "dhcpserver" | "domain" | 
 
 /** Attribute names of xCAT's policy objects. */
 export type XcatPolicyAttributeName = "commands" | "host" | "name" | "noderange" | "parameters" | "rule" | "time" | "usercomment";
+
+/** The attributes of xCAT's node objects, with xCAT's own descriptions (Schema.pm); V is the value type. */
+export interface XcatNodeAttributes<V> {
+  /**
+   * User specified kernel options for os provision process (no prefix) or the provisioned os (with prefix "R::"). Multiple options should be delimited with spaces(" ") and surrounded with quotes. To have the same option used for os provision process and for provisioned os, specify that option with and without the prefix: addkcmdline="R::display=3 display=3"
+   *
+   * xCAT: bootparams.addkcmdline.
+   */
+  readonly "addkcmdline"?: V;
+  /**
+   * xCAT: nodelist.appstatus.
+   */
+  readonly "appstatus"?: V;
+  /**
+   * The date and time when appstatus was updated.
+   *
+   * xCAT: nodelist.appstatustime.
+   */
+  readonly "appstatustime"?: V;
+  /**
+   * The hardware architecture of this node.  Valid values: x86_64, ppc64, x86, ia64, aarch64.
+   *
+   * xCAT: nodetype.arch.
+   */
+  readonly "arch"?: V;
+  /**
+   * If a node should participate in an AD domain or Kerberos realm distinct from domain indicated in site, this field can be used to specify that
+   *
+   * xCAT: domain.authdomain.
+   */
+  readonly "authdomain"?: V;
+  /**
+   * The authentication passphrase for SNMPv3
+   *
+   * xCAT: pdu.authkey.
+   */
+  readonly "authkey"?: V;
+  /**
+   * The authentication protocol(MD5|SHA) to use for SNMPv3.
+   *
+   * xCAT: pdu.authtype.
+   */
+  readonly "authtype"?: V;
+  /**
+   * The hostname of the BMC adapter.
+   *
+   * xCAT: ipmi.bmc.
+   */
+  readonly "bmc"?: V;
+  /**
+   * The BMC password.  If not specified, the key=ipmi row in the passwd table is used as the default.
+   *
+   * xCAT: ipmi.password.
+   */
+  readonly "bmcpassword"?: V;
+  /**
+   * In systems with selectable shared/dedicated ethernet ports, this parameter can be used to specify the preferred port. 0 means use the shared port, 1 means dedicated, blank is to not assign.
+   *
+   * The following special cases exist for IBM System x servers:
+   *
+   *   - For x3755 M3 systems, 0 means use the dedicated port, 1 means shared, blank is to not assign.
+   *
+   *   - For certain systems which have a mezzaine or ML2 adapter, there is a second value to include:
+   *       For x3750 M4 (Model 8722):
+   *         0 2   1st 1Gbps interface for LOM
+   *         0 0   1st 10Gbps interface for LOM
+   *         0 3   2nd 1Gbps interface for LOM
+   *         0 1   2nd 10Gbps interface for LOM
+   *       For  x3750 M4 (Model 8752), x3850/3950 X6, dx360 M4, x3550 M4, and x3650 M4:
+   *         0     Shared (1st onboard interface)
+   *         1     Dedicated
+   *         2 0   First interface on ML2 or mezzanine adapter
+   *         2 1   Second interface on ML2 or mezzanine adapter
+   *         2 2   Third interface on ML2 or mezzanine adapter
+   *         2 3   Fourth interface on ML2 or mezzanine adapter
+   *
+   * For Dell systems, a second and third values can also be used:
+   *         1st value:  0 = shared / 1 = dedicated
+   *         2nd value   shared LOM (1-4)   (0 or no value means first available LOM)
+   *         3rd value:  failover LOM (1-4) (0 means no failover, no value means all LOMs)
+   *             0      Shared with first available interface, failover all LOMs (catch all mode)
+   *             0 1    Shared with LOM1, failover all LOMs
+   *             0 1 2  Shared with LOM1, failover LOM2
+   *             0 2 0  Shared with LOM2, no failover
+   *             1      Dedicated
+   *
+   * xCAT: ipmi.bmcport.
+   */
+  readonly "bmcport"?: V;
+  /**
+   * The BMC userid.  If not specified, the key=ipmi row in the passwd table is used as the default.
+   *
+   * xCAT: ipmi.username.
+   */
+  readonly "bmcusername"?: V;
+  /**
+   * bmcsetup script will configure the network interface of the BMC to be tagged to the VLAN specified.
+   *
+   * xCAT: ipmi.taggedvlan.
+   */
+  readonly "bmcvlantag"?: V;
+  /**
+   * The name of the configuration manager service.  Currently 'chef' and 'puppet' are supported services.
+   *
+   * xCAT: cfgmgt.cfgmgr.
+   */
+  readonly "cfgmgr"?: V;
+  /**
+   * The roles associated with this node as recognized by the cfgmgr for the software that is to be installed and configured.  These role names map to chef recipes or puppet manifest classes that should be used for this node.  For example, chef OpenStack cookbooks have roles such as mysql-master,keystone, glance, nova-controller, nova-conductor, cinder-all.
+   *
+   * xCAT: cfgmgt.roles.
+   */
+  readonly "cfgmgtroles"?: V;
+  /**
+   * The xCAT node name of the chef server or puppet master
+   *
+   * xCAT: cfgmgt.cfgserver.
+   */
+  readonly "cfgserver"?: V;
+  /**
+   * A comma-delimited chain of actions to be performed automatically when this node is discovered for the first time.  (xCAT and the DHCP server do not recognize the MAC address of the node when xCAT initializes the discovery process.)  The last step in this process is to run the operations listed in the chain attribute, one by one.  Valid values:  boot, runcmd=<cmd>, runimage=<URL>, shell, standby. For example, to have the genesis kernel pause to the shell, use chain=shell.
+   *
+   * xCAT: chain.chain.
+   */
+  readonly "chain"?: V;
+  /**
+   * The BladeCenter chassis the blade is in.
+   *
+   * xCAT: nodepos.chassis.
+   */
+  readonly "chassis"?: V;
+  /**
+   * The fully qualified name of the file that stores the mapping between PCM hardware management commands and xCAT/third-party hardware management commands for a particular type of hardware device.  Only used by PCM.
+   *
+   * xCAT: nodehm.cmdmapping.
+   */
+  readonly "cmdmapping"?: V;
+  /**
+   * The community string to use for SNMPv1/v2
+   *
+   * xCAT: pdu.community.
+   */
+  readonly "community"?: V;
+  /**
+   * The console method. If nodehm.serialport is set, this will default to the nodehm.mgt setting, otherwise it defaults to unused.  Valid values: cyclades, mrv, or the values valid for the mgt attribute.
+   *
+   * xCAT: nodehm.cons.
+   */
+  readonly "cons"?: V;
+  /**
+   * The hostname of the machine where the conserver daemon is running.  If not set, the default is the xCAT management node.
+   *
+   * xCAT: nodehm.conserver.
+   */
+  readonly "conserver"?: V;
+  /**
+   * xCAT: nodehm.consoleenabled.
+   */
+  readonly "consoleenabled"?: V;
+  /**
+   * xCAT: nodehm.consoleondemand.
+   */
+  readonly "consoleondemand"?: V;
+  /**
+   * The console port for OpenBMC.
+   *
+   * xCAT: openbmc.consport.
+   */
+  readonly "consport"?: V;
+  /**
+   * The number of cpus for the node.
+   *
+   * xCAT: hwinv.cpucount.
+   */
+  readonly "cpucount"?: V;
+  /**
+   * The cpu model name for the node.
+   *
+   * xCAT: hwinv.cputype.
+   */
+  readonly "cputype"?: V;
+  /**
+   * The chain steps still left to do for this node.  This attribute will be automatically adjusted by xCAT while xCAT-genesis is running on the node (either during node discovery or a special operation like firmware update).  During node discovery, this attribute is initialized from the chain attribute and updated as the chain steps are executed.
+   *
+   * xCAT: chain.currchain.
+   */
+  readonly "currchain"?: V;
+  /**
+   * The current or next chain step to be executed on this node by xCAT-genesis.  Set by xCAT during node discovery or as a result of nodeset.
+   *
+   * xCAT: chain.currstate.
+   */
+  readonly "currstate"?: V;
+  /**
+   * The network interfaces DHCP server should listen on for the target node. This attribute can be used for management node and service nodes.  If defined, it will override the values defined in site.dhcpinterfaces. This is a comma separated list of device names. !remote! indicates a non-local network for relay DHCP. For example: !remote!,eth0,eth1
+   *
+   * xCAT: servicenode.dhcpinterfaces.
+   */
+  readonly "dhcpinterfaces"?: V;
+  /**
+   * The size of the disks for the node in GB.
+   *
+   * xCAT: hwinv.disksize.
+   */
+  readonly "disksize"?: V;
+  /**
+   * Alternative name for BladeCenter chassis. Only used by PCM.
+   *
+   * xCAT: mpa.displayname.
+   */
+  readonly "displayname"?: V;
+  /**
+   * Allow a node specific indication of Administrative user password for the domain.  Most will want to ignore this in favor of passwd table.
+   *
+   * xCAT: domain.adminpassword.
+   */
+  readonly "domainadminpassword"?: V;
+  /**
+   * Allow a node specific indication of Administrative user.  Most will want to just use passwd table to indicate this once rather than by node.
+   *
+   * xCAT: domain.adminuser.
+   */
+  readonly "domainadminuser"?: V;
+  /**
+   * Type, if any, of authentication domain to manipulate.  The only recognized value at the moment is activedirectory.
+   *
+   * xCAT: domain.type.
+   */
+  readonly "domaintype"?: V;
+  /**
+   * The method to use to get MAC address of the node with the getmac command. If not set, the mgt attribute will be used.  Valid values: same as values for mgmt attribute.
+   *
+   * xCAT: nodehm.getmac.
+   */
+  readonly "getmac"?: V;
+  /**
+   * xCAT: nodelist.groups.
+   */
+  readonly "groups"?: V;
+  /**
+   * The hardware control point for this node (HMC, IVM, Frame or CEC).  Do not need to set for BPAs and FSPs.
+   *
+   * xCAT: ppc.hcp.
+   */
+  readonly "hcp"?: V;
+  /**
+   * The server height in U(s).
+   *
+   * xCAT: nodepos.height.
+   */
+  readonly "height"?: V;
+  /**
+   * xCAT: nodelist.hidden.
+   */
+  readonly "hidden"?: V;
+  /**
+   * Specify to the underlying virtualization infrastructure a cluster membership for the hypervisor.
+   *
+   * xCAT: hypervisor.cluster.
+   */
+  readonly "hostcluster"?: V;
+  /**
+   * The definition of interfaces for the hypervisor. The format is [networkname:interfacename:bootprotocol:IP:netmask:gateway] that split with | for each interface
+   *
+   * xCAT: hypervisor.interface.
+   */
+  readonly "hostinterface"?: V;
+  /**
+   * The virtualization specific manager of this hypervisor when applicable
+   *
+   * xCAT: hypervisor.mgr.
+   */
+  readonly "hostmanager"?: V;
+  /**
+   * Hostname aliases added to /etc/hosts for this node. Comma or blank separated list.
+   *
+   * xCAT: hosts.hostnames.
+   */
+  readonly "hostnames"?: V;
+  /**
+   * The plugin associated with hypervisor specific commands such as revacuate
+   *
+   * xCAT: hypervisor.type.
+   */
+  readonly "hosttype"?: V;
+  /**
+   * The hardware type of the node. Only can be one of fsp, bpa, cec, frame, ivm, hmc and lpar
+   *
+   * xCAT: ppc.nodetype.
+   */
+  readonly "hwtype"?: V;
+  /**
+   * For LPARs: the LPAR numeric id; for CECs: the cage number; for Frames: the frame number.
+   *
+   * xCAT: ppc.id.
+   */
+  readonly "id"?: V;
+  /**
+   * The initial ramdisk image that network boot actions should use (could be a DOS floppy or hard drive image if using memdisk as kernel)
+   *
+   * xCAT: bootparams.initrd.
+   */
+  readonly "initrd"?: V;
+  /**
+   * The network adapter on the node that will be used for OS deployment, the installnic can be set to the network adapter name or the mac address or the keyword "mac" which means that the network interface specified by the mac address in the mac table will be used.  If not set, primarynic will be used. If primarynic is not set too, the keyword "mac" will be used as default.
+   *
+   * xCAT: noderes.installnic.
+   */
+  readonly "installnic"?: V;
+  /**
+   * The adapter interface name that will be used to install and manage the node. E.g. eth0 (for linux) or en0 (for AIX).)
+   *
+   * xCAT: mac.interface.
+   */
+  readonly "interface"?: V;
+  /**
+   * The IP address of the node. This is only used in makehosts.  The rest of xCAT uses system name resolution to resolve node names to IP addresses.
+   *
+   * xCAT: hosts.ip.
+   */
+  readonly "ip"?: V;
+  /**
+   * The password for the iscsi server containing the boot device for this node.
+   *
+   * xCAT: iscsi.passwd.
+   */
+  readonly "iscsipassword"?: V;
+  /**
+   * The server containing the iscsi boot device for this node.
+   *
+   * xCAT: iscsi.server.
+   */
+  readonly "iscsiserver"?: V;
+  /**
+   * The iscsi disk used for the boot device for this node.  Filled in by xCAT.
+   *
+   * xCAT: iscsi.target.
+   */
+  readonly "iscsitarget"?: V;
+  /**
+   * The userid of the iscsi server containing the boot device for this node.
+   *
+   * xCAT: iscsi.userid.
+   */
+  readonly "iscsiuserid"?: V;
+  /**
+   * (Deprecated, use addkcmdline instead) Arguments to be passed to the kernel.
+   *
+   * xCAT: bootparams.kcmdline.
+   */
+  readonly "kcmdline"?: V;
+  /**
+   * The kernel that network boot actions should currently acquire and use.  Note this could be a chained boot loader such as memdisk or a non-linux boot loader
+   *
+   * xCAT: bootparams.kernel.
+   */
+  readonly "kernel"?: V;
+  /**
+   * The ports that connect to other switches. Currently, this column is only used by vlan configuration. The format is: "port_number:switch,port_number:switch...". Refer to the switch table for details on how to specify the port numbers.
+   *
+   * xCAT: switches.linkports.
+   */
+  readonly "linkports"?: V;
+  /**
+   * The mac address or addresses for which xCAT will manage static bindings for this node.  This may be simply a mac address, which would be bound to the node name (such as "01:02:03:04:05:0E").  This may also be a "|" delimited string of "mac address!hostname" format (such as "01:02:03:04:05:0E!node5|01:02:03:04:05:0F!node6-eth1"). If there are multiple nics connected to Management Network(usually for bond), in order to make sure the OS deployment finished successfully, the macs of those nics must be able to resolve to same IP address. First, users have to create alias of the node for each mac in the Management Network through either: 1. adding the alias into /etc/hosts for the node directly or: 2. setting the alias to the "hostnames" attribute and then run "makehost" against the node. Then, configure the "mac" attribute of the node like "mac1!node|mac2!node-alias". For the first mac address (mac1 in the example) set in "mac" attribute, do not need to set a "node name" string for it since the nodename of the node will be used for it by default.
+   *
+   * xCAT: mac.mac.
+   */
+  readonly "mac"?: V;
+  /**
+   * The size of the memory for the node in MB.
+   *
+   * xCAT: hwinv.memory.
+   */
+  readonly "memory"?: V;
+  /**
+   * The method to use to do general hardware management of the node.  This attribute is used as the default if power or getmac is not set.  Valid values: openbmc, ipmi, blade, hmc, ivm, fsp, bpa, kvm, esx, rhevm.  See the power attribute for more details.
+   *
+   * xCAT: nodehm.mgt.
+   */
+  readonly "mgt"?: V;
+  /**
+   * The virtual bridge on the host node which the mic connected to.
+   *
+   * xCAT: mic.bridge.
+   */
+  readonly "micbridge"?: V;
+  /**
+   * The host node which the mic card installed on.
+   *
+   * xCAT: mic.host.
+   */
+  readonly "michost"?: V;
+  /**
+   * The device id of the mic node.
+   *
+   * xCAT: mic.id.
+   */
+  readonly "micid"?: V;
+  /**
+   * Set mic to autoboot when mpss start. Valid values: yes|no. Default is yes.
+   *
+   * xCAT: mic.onboot.
+   */
+  readonly "miconboot"?: V;
+  /**
+   * Set the Power Management for mic node. This attribute is used to set the power management state that mic may get into when it is idle. Four states can be set: cpufreq, corec6, pc3 and pc6. The valid value for powermgt attribute should be [cpufreq=<on|off>]![corec6=<on|off>]![pc3=<on|off>]![pc6=<on|off>]. e.g. cpufreq=on!corec6=off!pc3=on!pc6=off. Refer to the doc of mic to get more information for power management.
+   *
+   * xCAT: mic.powermgt.
+   */
+  readonly "micpowermgt"?: V;
+  /**
+   * Set the Verbose Log to console. Valid values: yes|no. Default is no.
+   *
+   * xCAT: mic.vlog.
+   */
+  readonly "micvlog"?: V;
+  /**
+   * A noderange representing candidate destinations for migration (i.e. similar systems, same SAN, or other criteria that xCAT can use
+   *
+   * xCAT: vm.migrationdest.
+   */
+  readonly "migrationdest"?: V;
+  /**
+   * The monitoring aggregation point for this node. The format is "x,y" where x is the ip address as known by the management node and y is the ip address as known by the node.
+   *
+   * xCAT: noderes.monserver.
+   */
+  readonly "monserver"?: V;
+  /**
+   * The management module used to control this blade.
+   *
+   * xCAT: mp.mpa.
+   */
+  readonly "mpa"?: V;
+  /**
+   * The machine type and model number of the node.  E.g. 7984-6BU
+   *
+   * xCAT: vpd.mtm.
+   */
+  readonly "mtm"?: V;
+  /**
+   * An optional node/group specific override for name server list.  Most people want to stick to site or network defined nameserver configuration.
+   *
+   * xCAT: noderes.nameservers.
+   */
+  readonly "nameservers"?: V;
+  /**
+   * The type of network booting to use for this node.  Valid values:
+   *
+   *        Arch                    OS                           valid netboot options
+   *        x86, x86_64             ALL                          pxe, xnba, grub2
+   *        ppc64                   <=rhel6, <=sles11.3          yaboot
+   *        ppc64                   >=rhels7, >=sles11.4         grub2,grub2-http,grub2-tftp
+   *        ppc64le NonVirtualize   ALL                          petitboot
+   *        ppc64le PowerKVM Guest  ALL                          grub2,grub2-http,grub2-tftp
+   *        aarch64                 >=el8                        grub2
+   *
+   * xCAT: noderes.netboot.
+   */
+  readonly "netboot"?: V;
+  /**
+   * The path that should be mounted from the NFS server.
+   *
+   * xCAT: noderes.nfsdir.
+   */
+  readonly "nfsdir"?: V;
+  /**
+   * The NFS or HTTP server for this node (as known by this node).
+   *
+   * xCAT: noderes.nfsserver.
+   */
+  readonly "nfsserver"?: V;
+  /**
+   * Comma-separated list of hostname aliases for each NIC.
+   * Format: eth0!<alias list>,eth1!<alias1 list>|<alias2 list>
+   *     For multiple aliases per nic use a space-separated list.
+   * For example: eth0!moe larry curly,eth1!tom|jerry
+   *
+   * xCAT: nics.nicaliases.
+   */
+  readonly "nicaliases"?: V;
+  /**
+   * Comma-separated list of custom scripts per NIC.  <nic1>!<script1>,<nic2>!<script2>, e.g. eth0!configeth eth0, ib0!configib ib0. The xCAT object definition commands support to use niccustomscripts.<nicname> as the sub attribute
+   * .
+   *
+   * xCAT: nics.niccustomscripts.
+   */
+  readonly "niccustomscripts"?: V;
+  /**
+   * Comma-separated list of NIC device per NIC, multiple ethernet devices can be bonded as bond device, these ethernet devices are separated by | . <nic1>!<dev1>|<dev3>,<nic2>!<dev2>, e.g. bond0!eth0|eth2,br0!bond0. The xCAT object definition commands support to use nicdevices.<nicname> as the sub attributes.
+   *
+   * xCAT: nics.nicdevices.
+   */
+  readonly "nicdevices"?: V;
+  /**
+   * Comma-separated list of extra parameters that will be used for each NIC configuration.
+   * If only one ip address is associated with each NIC:
+   *     <nic1>!<param1=value1 param2=value2>,<nic2>!<param3=value3>, for example, eth0!MTU=1500,ib0!MTU=65520 CONNECTED_MODE=yes.
+   * If multiple ip addresses are associated with each NIC:
+   *     <nic1>!<param1=value1 param2=value2>|<param3=value3>,<nic2>!<param4=value4 param5=value5>|<param6=value6>, for example, eth0!MTU=1500|MTU=1460,ib0!MTU=65520 CONNECTED_MODE=yes.
+   * The semicolon separator is needed if there are multiple values for extra parameters:
+   *      bond0!BONDING_OPTS=lacp_rate=1;miimon=100;mode=802.3ad
+   * The xCAT object definition commands support to use nicextraparams.<nicname> as the sub attributes.
+   *
+   * xCAT: nics.nicextraparams.
+   */
+  readonly "nicextraparams"?: V;
+  /**
+   * Comma-separated list of hostname prefixes per NIC.
+   *         If only one ip address is associated with each NIC:
+   *             <nic1>!<ext1>,<nic2>!<ext2>,..., for example, eth0!eth0-,ib0!ib-
+   *         If multiple ip addresses are associated with each NIC:
+   *             <nic1>!<ext1>|<ext2>,<nic2>!<ext1>|<ext2>,..., for example,  eth0!eth0-|eth0-ipv6i-,ib0!ib-|ib-ipv6-.
+   *         The xCAT object definition commands support to use nichostnameprefixes.<nicname> as the sub attributes.
+   *         Note:  According to DNS rules a hostname must be a text string up to 24 characters drawn from the alphabet (A-Z), digits (0-9) and minus sign (-). When you are specifying "nichostnameprefixes" or "nicaliases" make sure the resulting hostnames will conform to this naming convention
+   *
+   * xCAT: nics.nichostnameprefixes.
+   */
+  readonly "nichostnameprefixes"?: V;
+  /**
+   * Comma-separated list of hostname suffixes per NIC.
+   *         If only one ip address is associated with each NIC:
+   *             <nic1>!<ext1>,<nic2>!<ext2>,..., for example, eth0!-eth0,ib0!-ib0
+   *         If multiple ip addresses are associated with each NIC:
+   *             <nic1>!<ext1>|<ext2>,<nic2>!<ext1>|<ext2>,..., for example,  eth0!-eth0|-eth0-ipv6,ib0!-ib0|-ib0-ipv6.
+   *         The xCAT object definition commands support to use nichostnamesuffixes.<nicname> as the sub attributes.
+   *
+   *         Note:  According to DNS rules a hostname must be a text string up to 24 characters drawn from the alphabet (A-Z), digits (0-9) and minus sign (-). When you are specifying "nichostnamesuffixes" or "nicaliases" make sure the resulting hostnames will conform to this naming convention
+   *
+   * xCAT: nics.nichostnamesuffixes.
+   */
+  readonly "nichostnamesuffixes"?: V;
+  /**
+   * Comma-separated list of IP addresses per NIC.
+   * To specify one ip address per NIC:
+   *     <nic1>!<ip1>,<nic2>!<ip2>,..., for example, eth0!10.0.0.100,ib0!11.0.0.100
+   * To specify multiple ip addresses per NIC:
+   *     <nic1>!<ip1>|<ip2>,<nic2>!<ip1>|<ip2>,..., for example, eth0!10.0.0.100|fd55::214:5eff:fe15:849b,ib0!11.0.0.100|2001::214:5eff:fe15:849a. The xCAT object definition commands support to use nicips.<nicname> as the sub attributes.
+   * Note: The primary IP address must also be stored in the hosts.ip attribute. The nichostnamesuffixes should specify one hostname suffix for each ip address.
+   *
+   * xCAT: nics.nicips.
+   */
+  readonly "nicips"?: V;
+  /**
+   * Comma-separated list of networks connected to each NIC.
+   * If only one ip address is associated with each NIC:
+   *     <nic1>!<network1>,<nic2>!<network2>, for example, eth0!10_0_0_0-255_255_0_0, ib0!11_0_0_0-255_255_0_0
+   * If multiple ip addresses are associated with each NIC:
+   *     <nic1>!<network1>|<network2>,<nic2>!<network1>|<network2>, for example, eth0!10_0_0_0-255_255_0_0|fd55:faaf:e1ab:336::/64,ib0!11_0_0_0-255_255_0_0|2001:db8:1:0::/64. The xCAT object definition commands support to use nicnetworks.<nicname> as the sub attributes.
+   *
+   * xCAT: nics.nicnetworks.
+   */
+  readonly "nicnetworks"?: V;
+  /**
+   * Comma-separated list of NIC information collected by getadapter. <nic1>!<param1=value1 param2=value2>,<nic2>!<param4=value4 param5=value5>, for example, enP3p3s0f1!mac=98:be:94:59:fa:cd linkstate=DOWN,enP3p3s0f2!mac=98:be:94:59:fa:ce candidatename=enP3p3s0f2/enx98be9459face
+   *
+   * xCAT: nics.nicsadapter.
+   */
+  readonly "nicsadapter"?: V;
+  /**
+   * Comma-separated list of NIC types per NIC. <nic1>!<type1>,<nic2>!<type2>, e.g. eth0!Ethernet,ib0!Infiniband. The xCAT object definition commands support to use nictypes.<nicname> as the sub attributes.
+   *
+   * xCAT: nics.nictypes.
+   */
+  readonly "nictypes"?: V;
+  /**
+   * Not used for now. The NIM server for this node (as known by this node).
+   *
+   * xCAT: noderes.nimserver.
+   */
+  readonly "nimserver"?: V;
+  /**
+   * A comma-delimited list of characteristics of this node.  Valid values: ppc, blade, vm (virtual machine), osi (OS image), mm, mn, rsa, switch.
+   *
+   * xCAT: nodetype.nodetype.
+   */
+  readonly "nodetype"?: V;
+  /**
+   * This attribute is currently not used by xCAT.  The "nodediscover" operation is always done during node discovery.
+   *
+   * xCAT: chain.ondiscover.
+   */
+  readonly "ondiscover"?: V;
+  /**
+   * The operating system deployed on this node.  Valid values: AIX, rhels*,rhelc*, rhas*,centos*, alma*, rocky*,SL*, fedora*, sles* (where * is the version #). As a special case, if this is set to "boottarget", then it will use the initrd/kernel/parameters specified in the row in the boottarget table in which boottarget.bprofile equals nodetype.profile.
+   *
+   * xCAT: nodetype.os.
+   */
+  readonly "os"?: V;
+  /**
+   * xCAT: storage.osvolume.
+   */
+  readonly "osvolume"?: V;
+  /**
+   * Other IP addresses to add for this node.  Format: -<ext>:<ip>,<intfhostname>:<ip>,...
+   *
+   * xCAT: hosts.otherinterfaces.
+   */
+  readonly "otherinterfaces"?: V;
+  /**
+   * For an LDAP described machine account (i.e. Active Directory), the organizational unit to place the system.  If not set, defaults to cn=Computers,dc=your,dc=domain
+   *
+   * xCAT: domain.ou.
+   */
+  readonly "ou"?: V;
+  /**
+   * The pdu outlet count
+   *
+   * xCAT: pdu.outlet.
+   */
+  readonly "outlet"?: V;
+  /**
+   * For LPARs: the CEC; for FSPs: the CEC; for CEC: the frame (if one exists); for BPA: the frame; for frame: the building block number (which consists 1 or more service nodes and compute/storage nodes that are serviced by them - optional).
+   *
+   * xCAT: ppc.parent.
+   */
+  readonly "parent"?: V;
+  /**
+   * Password of the FSP/BPA(for ASMI) and CEC/Frame(for DFM).  If not filled in, xCAT will look in the passwd table for key=fsp.  If not in the passwd table, the default used is admin.
+   *
+   * xCAT: ppcdirect.password.
+   */
+  readonly "passwd.HMC"?: V;
+  /**
+   * Password of the FSP/BPA(for ASMI) and CEC/Frame(for DFM).  If not filled in, xCAT will look in the passwd table for key=fsp.  If not in the passwd table, the default used is admin.
+   *
+   * xCAT: ppcdirect.password.
+   */
+  readonly "passwd.admin"?: V;
+  /**
+   * Password of the FSP/BPA(for ASMI) and CEC/Frame(for DFM).  If not filled in, xCAT will look in the passwd table for key=fsp.  If not in the passwd table, the default used is admin.
+   *
+   * xCAT: ppcdirect.password.
+   */
+  readonly "passwd.celogin"?: V;
+  /**
+   * Password of the FSP/BPA(for ASMI) and CEC/Frame(for DFM).  If not filled in, xCAT will look in the passwd table for key=fsp.  If not in the passwd table, the default used is admin.
+   *
+   * xCAT: ppcdirect.password.
+   */
+  readonly "passwd.general"?: V;
+  /**
+   * Password of the FSP/BPA(for ASMI) and CEC/Frame(for DFM).  If not filled in, xCAT will look in the passwd table for key=fsp.  If not in the passwd table, the default used is admin.
+   *
+   * xCAT: ppcdirect.password.
+   */
+  readonly "passwd.hscroot"?: V;
+  /**
+   * Password of the HMC or IVM.  If not filled in, xCAT will look in the passwd table for key=hmc or key=ivm.  If not in the passwd table, the default used is abc123 for HMCs and padmin for IVMs.
+   *
+   * xCAT: ppchcp.password.
+   */
+  readonly "password"?: V;
+  /**
+   * a comma-separated list of outlet number for each PDU, ex: pdu1:outlet1,pdu2:outlet1
+   *
+   * xCAT: pduoutlet.pdu.
+   */
+  readonly "pdu"?: V;
+  /**
+   * The type of pdu
+   *
+   * xCAT: pdu.pdutype.
+   */
+  readonly "pdutype"?: V;
+  /**
+   * Comma separated list of scripts that should be run on this node after diskful installation or diskless boot. Each script can take zero or more parameters. For example: "script1 p1 p2,script2,...". On AIX these scripts are run during the processing of /etc/inittab.  On Linux they are run at the init.d time. xCAT automatically adds the scripts in the xcatdefaults.postbootscripts attribute to run first in the list. Please note that the postbootscripts specified for "xcatdefaults" will be assigned to node automatically, they can not be removed from "postbootscripts" attribute of a node with "chdef -m" command
+   *
+   * xCAT: postscripts.postbootscripts.
+   */
+  readonly "postbootscripts"?: V;
+  /**
+   * Comma separated list of scripts that should be run on this node after diskful installation or diskless boot. Each script can take zero or more parameters. For example: "script1 p1 p2,script2,...". xCAT automatically adds the postscripts from  the xcatdefaults.postscripts attribute of the table to run first on the nodes after install or diskless boot. For installation of RedHat, CentOS, Fedora, the scripts will be run before the reboot. For installation of SLES, the scripts will be run after the reboot but before the init.d process. For diskless deployment, the scripts will be run at the init.d time, and xCAT will automatically add the list of scripts from the postbootscripts attribute to run after postscripts list. For installation of AIX, the scripts will run after the reboot and acts the same as the postbootscripts attribute.  For AIX, use the postbootscripts attribute. Please note that the postscripts specified for "xcatdefaults" will be assigned to node automatically, they can not be removed from "postscripts" attribute of a node with "chdef -m" command
+   *
+   * xCAT: postscripts.postscripts.
+   */
+  readonly "postscripts"?: V;
+  /**
+   * The method to use to control the power of the node. If not set, the mgt attribute will be used.  Valid values: ipmi, blade, hmc, ivm, fsp, kvm, esx, rhevm.  If "ipmi", xCAT will search for this node in the ipmi table for more info.  If "blade", xCAT will search for this node in the mp table.  If "hmc", "ivm", or "fsp", xCAT will search for this node in the ppc table.
+   *
+   * xCAT: nodehm.power.
+   */
+  readonly "power"?: V;
+  /**
+   * The LPAR profile that will be used the next time the LPAR is powered on with rpower. For DFM, the pprofile attribute should be set to blank
+   *
+   * xCAT: ppc.pprofile.
+   */
+  readonly "pprofile"?: V;
+  /**
+   * xCAT: prescripts.begin.
+   */
+  readonly "prescripts-begin"?: V;
+  /**
+   * xCAT: prescripts.end.
+   */
+  readonly "prescripts-end"?: V;
+  /**
+   * This attribute will be deprecated. All the used network interface will be determined by installnic. The network adapter on the node that will be used for xCAT management, the primarynic can be set to the network adapter name or the mac address or the keyword "mac" which means that the network interface specified by the mac address in the mac table  will be used.  Default is eth0.
+   *
+   * xCAT: noderes.primarynic.
+   */
+  readonly "primarynic"?: V;
+  /**
+   * Not used currently. The primary servicenode, used by this node.
+   *
+   * xCAT: nodelist.primarysn.
+   */
+  readonly "primarysn"?: V;
+  /**
+   * The privacy passphrase to use for SNMPv3.
+   *
+   * xCAT: pdu.privkey.
+   */
+  readonly "privkey"?: V;
+  /**
+   * The privacy protocol(AES|DES) to use for SNMPv3.
+   *
+   * xCAT: pdu.privtype.
+   */
+  readonly "privtype"?: V;
+  /**
+   * xCAT: prodkey.key.
+   */
+  readonly "productkey"?: V;
+  /**
+   * The string to use to locate a kickstart or autoyast template to use for OS deployment of this node.  If the provmethod attribute is set to an osimage name, that takes precedence, and profile need not be defined.  Otherwise, the os, profile, and arch are used to search for the files in /install/custom first, and then in /opt/xcat/share/xcat.
+   *
+   * xCAT: nodetype.profile.
+   */
+  readonly "profile"?: V;
+  /**
+   * Protocol for running remote commands for the switch. The valid values are: ssh, telnet. ssh is the default. If the sshusername is blank, the username, password and protocol will be retrieved from the passwd table with "switch" as the key. The passwd.comments attribute is used for protocol.
+   *
+   * xCAT: switches.protocol.
+   */
+  readonly "protocol"?: V;
+  /**
+   * The provisioning method for node deployment. The valid values are install, netboot, statelite or an os image name from the osimage table. If an image name is specified, the osimage definition stored in the osimage table and the linuximage table (for Linux) or nimimage table (for AIX) are used to locate the files for templates, pkglists, syncfiles, etc. On Linux, if install, netboot or statelite is specified, the os, profile, and arch are used to search for the files in /install/custom first, and then in /opt/xcat/share/xcat.
+   *
+   * xCAT: nodetype.provmethod.
+   */
+  readonly "provmethod"?: V;
+  /**
+   * The frame the node is in.
+   *
+   * xCAT: nodepos.rack.
+   */
+  readonly "rack"?: V;
+  /**
+   * The room where the node is located.
+   *
+   * xCAT: nodepos.room.
+   */
+  readonly "room"?: V;
+  /**
+   * A comma separated list of route names that refer to rows in the routes table. These are the routes that should be defined on this node when it is deployed.
+   *
+   * xCAT: noderes.routenames.
+   */
+  readonly "routenames"?: V;
+  /**
+   * The Security Level(noAuthNoPriv|authNoPriv|authPriv) to use for SNMPv3.
+   *
+   * xCAT: pdu.seclevel.
+   */
+  readonly "seclevel"?: V;
+  /**
+   * The serial number of the node.
+   *
+   * xCAT: vpd.serial.
+   */
+  readonly "serial"?: V;
+  /**
+   * xCAT: nodehm.serialflow.
+   */
+  readonly "serialflow"?: V;
+  /**
+   * The serial port for this node, in the linux numbering style (0=COM1/ttyS0, 1=COM2/ttyS1).  For SOL on IBM blades, this is typically 1.  For rackmount IBM servers, this is typically 0.
+   *
+   * xCAT: nodehm.serialport.
+   */
+  readonly "serialport"?: V;
+  /**
+   * The speed of the serial port for this node.  For SOL this is typically 19200.
+   *
+   * xCAT: nodehm.serialspeed.
+   */
+  readonly "serialspeed"?: V;
+  /**
+   * A comma separated list of node names (as known by the management node) that provides most services for this node. The first service node on the list that is accessible will be used.  The 2nd node on the list is generally considered to be the backup service node for this node when running commands like snmove.
+   *
+   * xCAT: noderes.servicenode.
+   */
+  readonly "servicenode"?: V;
+  /**
+   * Do we set up console service on this service node?  Valid values: 0, 1, or 2. If 0, it does not change the current state of the service. If 1, configures and starts conserver daemon. If 2, configures and starts goconserver daemon.
+   *
+   * xCAT: servicenode.conserver.
+   */
+  readonly "setupconserver"?: V;
+  /**
+   * Do we set up DHCP on this service node? Not supported on AIX. Valid values:1 or 0. If 1, runs makedhcp -n. If 0, it does not change the current state of the service.
+   *
+   * xCAT: servicenode.dhcpserver.
+   */
+  readonly "setupdhcp"?: V;
+  /**
+   * Do we set up a ftp server on this service node? Not supported on AIX Valid values:1 or 0. If 1, configure and start vsftpd.  (You must manually install vsftpd on the service nodes before this.) If 0, it does not change the current state of the service. xCAT is not using ftp for compute nodes provisioning or any other xCAT features, so this attribute can be set to 0 if the ftp service will not be used for other purposes
+   *
+   * xCAT: servicenode.ftpserver.
+   */
+  readonly "setupftp"?: V;
+  /**
+   * Do we set up ip forwarding on this service node? Valid values:1 or 0. If 0, it does not change the current state of the service.
+   *
+   * xCAT: servicenode.ipforward.
+   */
+  readonly "setupipforward"?: V;
+  /**
+   * Do we set up ldap caching proxy on this service node? Not supported on AIX.  Valid values:1 or 0. If 0, it does not change the current state of the service.
+   *
+   * xCAT: servicenode.ldapserver.
+   */
+  readonly "setupldap"?: V;
+  /**
+   * Do we set up DNS on this service node? Valid values: 2, 1, or 0. If 2, creates named.conf as dns slave, using the management node as dns master, and starts named. If 1, creates named.conf file with forwarding to the management node and starts named. If 0, it does not change the current state of the service.
+   *
+   * xCAT: servicenode.nameserver.
+   */
+  readonly "setupnameserver"?: V;
+  /**
+   * Do we set up file services (HTTP,FTP,or NFS) on this service node? For AIX will only setup NFS, not HTTP or FTP. Valid values:1 or 0.If 0, it does not change the current state of the service.
+   *
+   * xCAT: servicenode.nfsserver.
+   */
+  readonly "setupnfs"?: V;
+  /**
+   * Not used. Do we set up a NIM server on this service node? Valid values:1 or 0. If 0, it does not change the current state of the service.
+   *
+   * xCAT: servicenode.nimserver.
+   */
+  readonly "setupnim"?: V;
+  /**
+   * Not used. Use setupntp postscript to setup a ntp server on this service node? Valid values:1 or 0. If 0, it does not change the current state of the service.
+   *
+   * xCAT: servicenode.ntpserver.
+   */
+  readonly "setupntp"?: V;
+  /**
+   * Do we set up proxydhcp service on this node? valid values: 1 or 0. If 1, the proxydhcp daemon will be enabled on this node.
+   *
+   * xCAT: servicenode.proxydhcp.
+   */
+  readonly "setupproxydhcp"?: V;
+  /**
+   * Do we set up TFTP on this service node? Not supported on AIX. Valid values:1 or 0. If 1, configures and starts atftp. If 0, it does not change the current state of the service.
+   *
+   * xCAT: servicenode.tftpserver.
+   */
+  readonly "setuptftp"?: V;
+  /**
+   * The Service Focal Point of this Frame. This is the name of the HMC that is responsible for collecting hardware service events for this frame and all of the CECs within this frame.
+   *
+   * xCAT: ppc.sfp.
+   */
+  readonly "sfp"?: V;
+  /**
+   * <BPA>-<port> or <FSP>-<port>. The side information for the BPA/FSP. The side attribute refers to which BPA/FSP, A or B, which is determined by the slot value returned from lsslp command. It also lists the physical port within each BPA/FSP which is determined by the IP address order from the lsslp response. This information is used internally when communicating with the BPAs/FSPs
+   *
+   * xCAT: vpd.side.
+   */
+  readonly "side"?: V;
+  /**
+   * The slot number of the blade in the chassis. For PCM, a comma-separated list of slot numbers is stored
+   *
+   * xCAT: nodepos.slot.
+   */
+  readonly "slot"?: V;
+  /**
+   * The slot number of this blade in the BladeCenter chassis.
+   *
+   * xCAT: mp.id.
+   */
+  readonly "slotid"?: V;
+  /**
+   * The number of available slots in the chassis. For PCM, this attribute is used to store the number of slots in the following format:  <slot rows>,<slot columns>,<slot orientation>  Where:
+   *
+   *  <slot rows>  = number of rows of slots in chassis
+   *  <slot columns> = number of columns of slots in chassis
+   *  <slot orientation> = set to 0 if slots are vertical, and set to 1 if slots of horizontal
+   *
+   * xCAT: mpa.slots.
+   */
+  readonly "slots"?: V;
+  /**
+   * The authentication protocol to use for SNMPv3.  SHA is assumed if v3 enabled and this is unspecified
+   *
+   * xCAT: switches.auth.
+   */
+  readonly "snmpauth"?: V;
+  /**
+   * The password string for SNMPv3 or community string for SNMPv1/SNMPv2.  Falls back to passwd table, and site snmpc value if using SNMPv1/SNMPv2.
+   *
+   * xCAT: switches.password.
+   */
+  readonly "snmppassword"?: V;
+  /**
+   * The privacy protocol to use for v3. xCAT will use authNoPriv if this is unspecified. DES is recommended to use if v3 enabled, as it is the most readily available.
+   *
+   * xCAT: switches.privacy.
+   */
+  readonly "snmpprivacy"?: V;
+  /**
+   * The username to use for SNMPv3 communication, ignored for SNMPv1
+   *
+   * xCAT: pdu.snmpuser.
+   */
+  readonly "snmpuser"?: V;
+  /**
+   * The username to use for SNMPv3 communication, ignored for SNMPv1
+   *
+   * xCAT: switches.username.
+   */
+  readonly "snmpusername"?: V;
+  /**
+   * The version to use to communicate with switch.  SNMPv1 is assumed by default.
+   *
+   * xCAT: pdu.snmpversion.
+   */
+  readonly "snmpversion"?: V;
+  /**
+   * The current status of this node.  This attribute will be set by xCAT software.  Valid values: defined, booting, netbooting, booted, discovering, configuring, installing, alive, standingby, powering-off, unreachable. If blank, defined is assumed. The possible status change sequences are: For installation: defined->[discovering]->[configuring]->[standingby]->installing->booting->[postbooting]->booted->[alive],  For diskless deployment: defined->[discovering]->[configuring]->[standingby]->netbooting->[postbooting]->booted->[alive],  For booting: [alive/unreachable]->booting->[postbooting]->booted->[alive],  For powering off: [alive]->powering-off->[unreachable], For monitoring: alive->unreachable. Discovering and configuring are for x Series discovery process. Alive and unreachable are set only when there is a monitoring plug-in start monitor the node status for xCAT. Note that the status values will not reflect the real node status if you change the state of the node from outside of xCAT (i.e. power off the node using HMC GUI).
+   *
+   * xCAT: nodelist.status.
+   */
+  readonly "status"?: V;
+  /**
+   * xCAT: nodelist.statustime.
+   */
+  readonly "statustime"?: V;
+  /**
+   * The management address to attach/detach new volumes.
+   * In the scenario involving multiple controllers, this data must be
+   * passed as argument rather than by table value
+   *
+   * xCAT: storage.controller.
+   */
+  readonly "storagcontroller"?: V;
+  /**
+   * The plugin used to drive storage configuration (e.g. svc)
+   *
+   * xCAT: storage.type.
+   */
+  readonly "storagetype"?: V;
+  /**
+   * Indicates the connectivity of this CEC in the HFI network. A comma separated list of 2 ids. The first one is the supernode number the CEC is part of. The second one is the logical location number (0-3) of this CEC within the supernode.
+   *
+   * xCAT: ppc.supernode.
+   */
+  readonly "supernode"?: V;
+  /**
+   * Comma delimited list of architectures this node can execute.
+   *
+   * xCAT: nodetype.supportedarchs.
+   */
+  readonly "supportedarchs"?: V;
+  /**
+   * To specify whether the node supports proxydhcp protocol. Valid values: yes or 1, no or 0. Default value is yes.
+   *
+   * xCAT: noderes.proxydhcp.
+   */
+  readonly "supportproxydhcp"?: V;
+  /**
+   * The switch hostname.
+   *
+   * xCAT: switch.switch.
+   */
+  readonly "switch"?: V;
+  /**
+   * The interface name from the node perspective. For example, eth0. For the primary nic, it can be empty, the word "primary" or "primary:ethx" where ethx is the interface name.
+   *
+   * xCAT: switch.interface.
+   */
+  readonly "switchinterface"?: V;
+  /**
+   * The port number in the switch that this node is connected to. On a simple 1U switch, an administrator can generally enter the number as printed next to the ports, and xCAT will understand switch representation differences.  On stacked switches or switches with line cards, administrators should usually use the CLI representation (i.e. 2/0/1 or 5/8).  One notable exception is stacked SMC 8848M switches, in which you must add 56 for the proceeding switch, then the port number.  For example, port 3 on the second switch in an SMC8848M stack would be 59
+   *
+   * xCAT: switch.port.
+   */
+  readonly "switchport"?: V;
+  /**
+   * The type of switch. It is used to identify the file name that implements the functions for this switch. The valid values are: Mellanox, Cisco, BNT and Juniper.
+   *
+   * xCAT: switches.switchtype.
+   */
+  readonly "switchtype"?: V;
+  /**
+   * The ID for the tagged vlan that is created on this port using mkvlan and chvlan commands.
+   *
+   * xCAT: switch.vlan.
+   */
+  readonly "switchvlan"?: V;
+  /**
+   * xCAT: noderes.syslog.
+   */
+  readonly "syslog"?: V;
+  /**
+   * The port number on the terminal server that this node is connected to.
+   *
+   * xCAT: nodehm.termport.
+   */
+  readonly "termport"?: V;
+  /**
+   * The hostname of the terminal server.
+   *
+   * xCAT: nodehm.termserver.
+   */
+  readonly "termserver"?: V;
+  /**
+   * The directory that roots this nodes contents from a tftp and related perspective.  Used for NAS offload by using different mountpoints.
+   *
+   * xCAT: noderes.tftpdir.
+   */
+  readonly "tftpdir"?: V;
+  /**
+   * The TFTP server for this node (as known by this node). If not set, it defaults to networks.tftpserver.
+   *
+   * xCAT: noderes.tftpserver.
+   */
+  readonly "tftpserver"?: V;
+  /**
+   * The vertical position of the node in the frame
+   *
+   * xCAT: nodepos.u.
+   */
+  readonly "unit"?: V;
+  /**
+   * xCAT: nodelist.updatestatus.
+   */
+  readonly "updatestatus"?: V;
+  /**
+   * xCAT: nodelist.updatestatustime.
+   */
+  readonly "updatestatustime"?: V;
+  /**
+   * URL path for the Chassis web interface. The full URL is built as follows: <hostname>/<urlpath>
+   *
+   * xCAT: mpa.urlpath.
+   */
+  readonly "urlpath"?: V;
+  /**
+   * Any user-written notes.
+   *
+   * xCAT: nodelist.comments.
+   */
+  readonly "usercomment"?: V;
+  /**
+   * The z/VM userID of this node.
+   *
+   * xCAT: zvm.userid.
+   */
+  readonly "userid"?: V;
+  /**
+   * Userid of the HMC or IVM.  If not filled in, xCAT will look in the passwd table for key=hmc or key=ivm.  If not in the passwd table, the default used is hscroot for HMCs and padmin for IVMs.
+   *
+   * xCAT: ppchcp.username.
+   */
+  readonly "username"?: V;
+  /**
+   * xCAT: vm.beacon.
+   */
+  readonly "vmbeacon"?: V;
+  /**
+   * Boot sequence (i.e. net,hd)
+   *
+   * xCAT: vm.bootorder.
+   */
+  readonly "vmbootorder"?: V;
+  /**
+   * Optional location for persistent storage separate of emulated hard drives for virtualization solutions that require persistent store to place configuration data
+   *
+   * xCAT: vm.cfgstore.
+   */
+  readonly "vmcfgstore"?: V;
+  /**
+   * Specify to the underlying virtualization infrastructure a cluster membership for the hypervisor.
+   *
+   * xCAT: vm.cluster.
+   */
+  readonly "vmcluster"?: V;
+  /**
+   * Number of CPUs the node should see.
+   *
+   * xCAT: vm.cpus.
+   */
+  readonly "vmcpus"?: V;
+  /**
+   * The system that currently hosts the VM
+   *
+   * xCAT: vm.host.
+   */
+  readonly "vmhost"?: V;
+  /**
+   * The function manager for the virtual machine
+   *
+   * xCAT: vm.mgr.
+   */
+  readonly "vmmanager"?: V;
+  /**
+   * The name of a master image, if any, this virtual machine is linked to.  This is generally set by clonevm and indicates the deletion of a master that would invalidate the storage of this virtual machine
+   *
+   * xCAT: vm.master.
+   */
+  readonly "vmmaster"?: V;
+  /**
+   * Megabytes of memory the VM currently should be set to.
+   *
+   * xCAT: vm.memory.
+   */
+  readonly "vmmemory"?: V;
+  /**
+   * Model of NICs that will be provided to VMs (i.e. e1000, rtl8139, virtio, etc)
+   *
+   * xCAT: vm.nicmodel.
+   */
+  readonly "vmnicnicmodel"?: V;
+  /**
+   * Network configuration parameters.  Of the general form [physnet:]interface,.. Generally, interface describes the vlan entity (default for native, tagged for tagged, vl[number] for a specific vlan.  physnet is a virtual switch name or port description that is used for some virtualization technologies to construct virtual switches.  hypervisor.netmap can map names to hypervisor specific layouts, or the descriptions described there may be used directly here where possible. A macvtap device can be created by adding the "|direct" suffix to the interface name.
+   *
+   * xCAT: vm.nics.
+   */
+  readonly "vmnics"?: V;
+  /**
+   * xCAT: vm.othersettings.
+   */
+  readonly "vmothersetting"?: V;
+  /**
+   * xCAT: vm.physlots.
+   */
+  readonly "vmphyslots"?: V;
+  /**
+   * A list of storage files or devices to be used.  i.e. dir:///cluster/vm/<nodename> or nfs://<server>/path/to/folder/
+   *
+   * xCAT: vm.storage.
+   */
+  readonly "vmstorage"?: V;
+  /**
+   * xCAT: vm.storagecache.
+   */
+  readonly "vmstoragecache"?: V;
+  /**
+   * xCAT: vm.storageformat.
+   */
+  readonly "vmstorageformat"?: V;
+  /**
+   * Model of storage devices to provide to guest
+   *
+   * xCAT: vm.storagemodel.
+   */
+  readonly "vmstoragemodel"?: V;
+  /**
+   * Tracks the Psuedo-TTY that maps to the serial port or console of a VM
+   *
+   * xCAT: vm.textconsole.
+   */
+  readonly "vmtextconsole"?: V;
+  /**
+   * General flags used by the virtualization method.
+   * For example, in Xen it could, among other things, specify paravirtualized setup, or direct kernel boot.  For a hypervisor/dom0 entry, it is the virtualization method (i.e. "xen").  For KVM, the following flag=value pairs are recognized:
+   * imageformat=[raw|fullraw|qcow2]
+   * raw is a generic sparse file that allocates storage on demand
+   * fullraw is a generic, non-sparse file that preallocates all space
+   * qcow2 is a sparse, copy-on-write capable format implemented at the virtualization layer rather than the filesystem level
+   * clonemethod=[qemu-img|reflink]
+   * qemu-img allows use of qcow2 to generate virtualization layer copy-on-write
+   * reflink uses a generic filesystem facility to clone the files on your behalf, but requires filesystem support such as btrfs
+   * placement_affinity=[migratable|user_migratable|pinned]
+   *
+   * xCAT: vm.virtflags.
+   */
+  readonly "vmvirtflags"?: V;
+  /**
+   * Tracks the current VNC display port (currently not meant to be set
+   *
+   * xCAT: vm.vncport.
+   */
+  readonly "vmvncport"?: V;
+  /**
+   * The port of the web service.
+   *
+   * xCAT: websrv.port.
+   */
+  readonly "webport"?: V;
+  /**
+   * The hostname of the xCAT service node (as known by this node).  This acts as the default value for nfsserver and tftpserver, if they are not set.  If xcatmaster is not set, the node will use whoever responds to its boot request as its master.  For the directed bootp case for POWER, it will use the management node if xcatmaster is not set.
+   *
+   * xCAT: noderes.xcatmaster.
+   */
+  readonly "xcatmaster"?: V;
+  /**
+   * xCAT: nodelist.zonename.
+   */
+  readonly "zonename"?: V;
+}
+
+/** The attributes of xCAT's group objects, with xCAT's own descriptions (Schema.pm); V is the value type. */
+export interface XcatGroupAttributes<V> {
+  /**
+   * User specified kernel options for os provision process (no prefix) or the provisioned os (with prefix "R::"). Multiple options should be delimited with spaces(" ") and surrounded with quotes. To have the same option used for os provision process and for provisioned os, specify that option with and without the prefix: addkcmdline="R::display=3 display=3"
+   *
+   * xCAT: bootparams.addkcmdline.
+   */
+  readonly "addkcmdline"?: V;
+  /**
+   * The hardware architecture of this node.  Valid values: x86_64, ppc64, x86, ia64, aarch64.
+   *
+   * xCAT: nodetype.arch.
+   */
+  readonly "arch"?: V;
+  /**
+   * If a node should participate in an AD domain or Kerberos realm distinct from domain indicated in site, this field can be used to specify that
+   *
+   * xCAT: domain.authdomain.
+   */
+  readonly "authdomain"?: V;
+  /**
+   * The authentication passphrase for SNMPv3
+   *
+   * xCAT: pdu.authkey.
+   */
+  readonly "authkey"?: V;
+  /**
+   * The authentication protocol(MD5|SHA) to use for SNMPv3.
+   *
+   * xCAT: pdu.authtype.
+   */
+  readonly "authtype"?: V;
+  /**
+   * The hostname of the BMC adapter.
+   *
+   * xCAT: ipmi.bmc.
+   */
+  readonly "bmc"?: V;
+  /**
+   * The BMC password.  If not specified, the key=ipmi row in the passwd table is used as the default.
+   *
+   * xCAT: ipmi.password.
+   */
+  readonly "bmcpassword"?: V;
+  /**
+   * In systems with selectable shared/dedicated ethernet ports, this parameter can be used to specify the preferred port. 0 means use the shared port, 1 means dedicated, blank is to not assign.
+   *
+   * The following special cases exist for IBM System x servers:
+   *
+   *   - For x3755 M3 systems, 0 means use the dedicated port, 1 means shared, blank is to not assign.
+   *
+   *   - For certain systems which have a mezzaine or ML2 adapter, there is a second value to include:
+   *       For x3750 M4 (Model 8722):
+   *         0 2   1st 1Gbps interface for LOM
+   *         0 0   1st 10Gbps interface for LOM
+   *         0 3   2nd 1Gbps interface for LOM
+   *         0 1   2nd 10Gbps interface for LOM
+   *       For  x3750 M4 (Model 8752), x3850/3950 X6, dx360 M4, x3550 M4, and x3650 M4:
+   *         0     Shared (1st onboard interface)
+   *         1     Dedicated
+   *         2 0   First interface on ML2 or mezzanine adapter
+   *         2 1   Second interface on ML2 or mezzanine adapter
+   *         2 2   Third interface on ML2 or mezzanine adapter
+   *         2 3   Fourth interface on ML2 or mezzanine adapter
+   *
+   * For Dell systems, a second and third values can also be used:
+   *         1st value:  0 = shared / 1 = dedicated
+   *         2nd value   shared LOM (1-4)   (0 or no value means first available LOM)
+   *         3rd value:  failover LOM (1-4) (0 means no failover, no value means all LOMs)
+   *             0      Shared with first available interface, failover all LOMs (catch all mode)
+   *             0 1    Shared with LOM1, failover all LOMs
+   *             0 1 2  Shared with LOM1, failover LOM2
+   *             0 2 0  Shared with LOM2, no failover
+   *             1      Dedicated
+   *
+   * xCAT: ipmi.bmcport.
+   */
+  readonly "bmcport"?: V;
+  /**
+   * The BMC userid.  If not specified, the key=ipmi row in the passwd table is used as the default.
+   *
+   * xCAT: ipmi.username.
+   */
+  readonly "bmcusername"?: V;
+  /**
+   * bmcsetup script will configure the network interface of the BMC to be tagged to the VLAN specified.
+   *
+   * xCAT: ipmi.taggedvlan.
+   */
+  readonly "bmcvlantag"?: V;
+  /**
+   * The name of the configuration manager service.  Currently 'chef' and 'puppet' are supported services.
+   *
+   * xCAT: cfgmgt.cfgmgr.
+   */
+  readonly "cfgmgr"?: V;
+  /**
+   * The roles associated with this node as recognized by the cfgmgr for the software that is to be installed and configured.  These role names map to chef recipes or puppet manifest classes that should be used for this node.  For example, chef OpenStack cookbooks have roles such as mysql-master,keystone, glance, nova-controller, nova-conductor, cinder-all.
+   *
+   * xCAT: cfgmgt.roles.
+   */
+  readonly "cfgmgtroles"?: V;
+  /**
+   * The xCAT node name of the chef server or puppet master
+   *
+   * xCAT: cfgmgt.cfgserver.
+   */
+  readonly "cfgserver"?: V;
+  /**
+   * A comma-delimited chain of actions to be performed automatically when this node is discovered for the first time.  (xCAT and the DHCP server do not recognize the MAC address of the node when xCAT initializes the discovery process.)  The last step in this process is to run the operations listed in the chain attribute, one by one.  Valid values:  boot, runcmd=<cmd>, runimage=<URL>, shell, standby. For example, to have the genesis kernel pause to the shell, use chain=shell.
+   *
+   * xCAT: chain.chain.
+   */
+  readonly "chain"?: V;
+  /**
+   * The BladeCenter chassis the blade is in.
+   *
+   * xCAT: nodepos.chassis.
+   */
+  readonly "chassis"?: V;
+  /**
+   * The fully qualified name of the file that stores the mapping between PCM hardware management commands and xCAT/third-party hardware management commands for a particular type of hardware device.  Only used by PCM.
+   *
+   * xCAT: nodehm.cmdmapping.
+   */
+  readonly "cmdmapping"?: V;
+  /**
+   * The community string to use for SNMPv1/v2
+   *
+   * xCAT: pdu.community.
+   */
+  readonly "community"?: V;
+  /**
+   * The console method. If nodehm.serialport is set, this will default to the nodehm.mgt setting, otherwise it defaults to unused.  Valid values: cyclades, mrv, or the values valid for the mgt attribute.
+   *
+   * xCAT: nodehm.cons.
+   */
+  readonly "cons"?: V;
+  /**
+   * The hostname of the machine where the conserver daemon is running.  If not set, the default is the xCAT management node.
+   *
+   * xCAT: nodehm.conserver.
+   */
+  readonly "conserver"?: V;
+  /**
+   * xCAT: nodehm.consoleenabled.
+   */
+  readonly "consoleenabled"?: V;
+  /**
+   * xCAT: nodehm.consoleondemand.
+   */
+  readonly "consoleondemand"?: V;
+  /**
+   * The console port for OpenBMC.
+   *
+   * xCAT: openbmc.consport.
+   */
+  readonly "consport"?: V;
+  /**
+   * The number of cpus for the node.
+   *
+   * xCAT: hwinv.cpucount.
+   */
+  readonly "cpucount"?: V;
+  /**
+   * The cpu model name for the node.
+   *
+   * xCAT: hwinv.cputype.
+   */
+  readonly "cputype"?: V;
+  /**
+   * The chain steps still left to do for this node.  This attribute will be automatically adjusted by xCAT while xCAT-genesis is running on the node (either during node discovery or a special operation like firmware update).  During node discovery, this attribute is initialized from the chain attribute and updated as the chain steps are executed.
+   *
+   * xCAT: chain.currchain.
+   */
+  readonly "currchain"?: V;
+  /**
+   * The current or next chain step to be executed on this node by xCAT-genesis.  Set by xCAT during node discovery or as a result of nodeset.
+   *
+   * xCAT: chain.currstate.
+   */
+  readonly "currstate"?: V;
+  /**
+   * The network interfaces DHCP server should listen on for the target node. This attribute can be used for management node and service nodes.  If defined, it will override the values defined in site.dhcpinterfaces. This is a comma separated list of device names. !remote! indicates a non-local network for relay DHCP. For example: !remote!,eth0,eth1
+   *
+   * xCAT: servicenode.dhcpinterfaces.
+   */
+  readonly "dhcpinterfaces"?: V;
+  /**
+   * The size of the disks for the node in GB.
+   *
+   * xCAT: hwinv.disksize.
+   */
+  readonly "disksize"?: V;
+  /**
+   * Alternative name for BladeCenter chassis. Only used by PCM.
+   *
+   * xCAT: mpa.displayname.
+   */
+  readonly "displayname"?: V;
+  /**
+   * Allow a node specific indication of Administrative user password for the domain.  Most will want to ignore this in favor of passwd table.
+   *
+   * xCAT: domain.adminpassword.
+   */
+  readonly "domainadminpassword"?: V;
+  /**
+   * Allow a node specific indication of Administrative user.  Most will want to just use passwd table to indicate this once rather than by node.
+   *
+   * xCAT: domain.adminuser.
+   */
+  readonly "domainadminuser"?: V;
+  /**
+   * Type, if any, of authentication domain to manipulate.  The only recognized value at the moment is activedirectory.
+   *
+   * xCAT: domain.type.
+   */
+  readonly "domaintype"?: V;
+  /**
+   * The method to use to get MAC address of the node with the getmac command. If not set, the mgt attribute will be used.  Valid values: same as values for mgmt attribute.
+   *
+   * xCAT: nodehm.getmac.
+   */
+  readonly "getmac"?: V;
+  /**
+   * Static or Dynamic. A static group is defined to contain a specific set of cluster nodes. A dynamic node group is one that has its members determined by specifying a selection criteria for node attributes.
+   *
+   * xCAT: nodegroup.grouptype.
+   */
+  readonly "grouptype"?: V;
+  /**
+   * The hardware control point for this node (HMC, IVM, Frame or CEC).  Do not need to set for BPAs and FSPs.
+   *
+   * xCAT: ppc.hcp.
+   */
+  readonly "hcp"?: V;
+  /**
+   * The server height in U(s).
+   *
+   * xCAT: nodepos.height.
+   */
+  readonly "height"?: V;
+  /**
+   * Specify to the underlying virtualization infrastructure a cluster membership for the hypervisor.
+   *
+   * xCAT: hypervisor.cluster.
+   */
+  readonly "hostcluster"?: V;
+  /**
+   * The definition of interfaces for the hypervisor. The format is [networkname:interfacename:bootprotocol:IP:netmask:gateway] that split with | for each interface
+   *
+   * xCAT: hypervisor.interface.
+   */
+  readonly "hostinterface"?: V;
+  /**
+   * The virtualization specific manager of this hypervisor when applicable
+   *
+   * xCAT: hypervisor.mgr.
+   */
+  readonly "hostmanager"?: V;
+  /**
+   * Hostname aliases added to /etc/hosts for this node. Comma or blank separated list.
+   *
+   * xCAT: hosts.hostnames.
+   */
+  readonly "hostnames"?: V;
+  /**
+   * The plugin associated with hypervisor specific commands such as revacuate
+   *
+   * xCAT: hypervisor.type.
+   */
+  readonly "hosttype"?: V;
+  /**
+   * The hardware type of the node. Only can be one of fsp, bpa, cec, frame, ivm, hmc and lpar
+   *
+   * xCAT: ppc.nodetype.
+   */
+  readonly "hwtype"?: V;
+  /**
+   * For LPARs: the LPAR numeric id; for CECs: the cage number; for Frames: the frame number.
+   *
+   * xCAT: ppc.id.
+   */
+  readonly "id"?: V;
+  /**
+   * The initial ramdisk image that network boot actions should use (could be a DOS floppy or hard drive image if using memdisk as kernel)
+   *
+   * xCAT: bootparams.initrd.
+   */
+  readonly "initrd"?: V;
+  /**
+   * The network adapter on the node that will be used for OS deployment, the installnic can be set to the network adapter name or the mac address or the keyword "mac" which means that the network interface specified by the mac address in the mac table will be used.  If not set, primarynic will be used. If primarynic is not set too, the keyword "mac" will be used as default.
+   *
+   * xCAT: noderes.installnic.
+   */
+  readonly "installnic"?: V;
+  /**
+   * The adapter interface name that will be used to install and manage the node. E.g. eth0 (for linux) or en0 (for AIX).)
+   *
+   * xCAT: mac.interface.
+   */
+  readonly "interface"?: V;
+  /**
+   * The IP address of the node. This is only used in makehosts.  The rest of xCAT uses system name resolution to resolve node names to IP addresses.
+   *
+   * xCAT: hosts.ip.
+   */
+  readonly "ip"?: V;
+  /**
+   * The password for the iscsi server containing the boot device for this node.
+   *
+   * xCAT: iscsi.passwd.
+   */
+  readonly "iscsipassword"?: V;
+  /**
+   * The server containing the iscsi boot device for this node.
+   *
+   * xCAT: iscsi.server.
+   */
+  readonly "iscsiserver"?: V;
+  /**
+   * The iscsi disk used for the boot device for this node.  Filled in by xCAT.
+   *
+   * xCAT: iscsi.target.
+   */
+  readonly "iscsitarget"?: V;
+  /**
+   * The userid of the iscsi server containing the boot device for this node.
+   *
+   * xCAT: iscsi.userid.
+   */
+  readonly "iscsiuserid"?: V;
+  /**
+   * (Deprecated, use addkcmdline instead) Arguments to be passed to the kernel.
+   *
+   * xCAT: bootparams.kcmdline.
+   */
+  readonly "kcmdline"?: V;
+  /**
+   * The kernel that network boot actions should currently acquire and use.  Note this could be a chained boot loader such as memdisk or a non-linux boot loader
+   *
+   * xCAT: bootparams.kernel.
+   */
+  readonly "kernel"?: V;
+  /**
+   * The ports that connect to other switches. Currently, this column is only used by vlan configuration. The format is: "port_number:switch,port_number:switch...". Refer to the switch table for details on how to specify the port numbers.
+   *
+   * xCAT: switches.linkports.
+   */
+  readonly "linkports"?: V;
+  /**
+   * The mac address or addresses for which xCAT will manage static bindings for this node.  This may be simply a mac address, which would be bound to the node name (such as "01:02:03:04:05:0E").  This may also be a "|" delimited string of "mac address!hostname" format (such as "01:02:03:04:05:0E!node5|01:02:03:04:05:0F!node6-eth1"). If there are multiple nics connected to Management Network(usually for bond), in order to make sure the OS deployment finished successfully, the macs of those nics must be able to resolve to same IP address. First, users have to create alias of the node for each mac in the Management Network through either: 1. adding the alias into /etc/hosts for the node directly or: 2. setting the alias to the "hostnames" attribute and then run "makehost" against the node. Then, configure the "mac" attribute of the node like "mac1!node|mac2!node-alias". For the first mac address (mac1 in the example) set in "mac" attribute, do not need to set a "node name" string for it since the nodename of the node will be used for it by default.
+   *
+   * xCAT: mac.mac.
+   */
+  readonly "mac"?: V;
+  /**
+   * This attribute stores a comma-separated list of nodegroups that this nodegroup refers to. This attribute is only used by PCM.
+   *
+   * xCAT: nodegroup.membergroups.
+   */
+  readonly "membergroups"?: V;
+  /**
+   * The value of the attribute is not used, but the attribute is necessary as a place holder for the object def commands.  (The membership for static groups is stored in the nodelist table.)
+   *
+   * xCAT: nodegroup.members.
+   */
+  readonly "members"?: V;
+  /**
+   * The size of the memory for the node in MB.
+   *
+   * xCAT: hwinv.memory.
+   */
+  readonly "memory"?: V;
+  /**
+   * The method to use to do general hardware management of the node.  This attribute is used as the default if power or getmac is not set.  Valid values: openbmc, ipmi, blade, hmc, ivm, fsp, bpa, kvm, esx, rhevm.  See the power attribute for more details.
+   *
+   * xCAT: nodehm.mgt.
+   */
+  readonly "mgt"?: V;
+  /**
+   * The virtual bridge on the host node which the mic connected to.
+   *
+   * xCAT: mic.bridge.
+   */
+  readonly "micbridge"?: V;
+  /**
+   * The host node which the mic card installed on.
+   *
+   * xCAT: mic.host.
+   */
+  readonly "michost"?: V;
+  /**
+   * The device id of the mic node.
+   *
+   * xCAT: mic.id.
+   */
+  readonly "micid"?: V;
+  /**
+   * Set mic to autoboot when mpss start. Valid values: yes|no. Default is yes.
+   *
+   * xCAT: mic.onboot.
+   */
+  readonly "miconboot"?: V;
+  /**
+   * Set the Power Management for mic node. This attribute is used to set the power management state that mic may get into when it is idle. Four states can be set: cpufreq, corec6, pc3 and pc6. The valid value for powermgt attribute should be [cpufreq=<on|off>]![corec6=<on|off>]![pc3=<on|off>]![pc6=<on|off>]. e.g. cpufreq=on!corec6=off!pc3=on!pc6=off. Refer to the doc of mic to get more information for power management.
+   *
+   * xCAT: mic.powermgt.
+   */
+  readonly "micpowermgt"?: V;
+  /**
+   * Set the Verbose Log to console. Valid values: yes|no. Default is no.
+   *
+   * xCAT: mic.vlog.
+   */
+  readonly "micvlog"?: V;
+  /**
+   * A noderange representing candidate destinations for migration (i.e. similar systems, same SAN, or other criteria that xCAT can use
+   *
+   * xCAT: vm.migrationdest.
+   */
+  readonly "migrationdest"?: V;
+  /**
+   * The monitoring aggregation point for this node. The format is "x,y" where x is the ip address as known by the management node and y is the ip address as known by the node.
+   *
+   * xCAT: noderes.monserver.
+   */
+  readonly "monserver"?: V;
+  /**
+   * The management module used to control this blade.
+   *
+   * xCAT: mp.mpa.
+   */
+  readonly "mpa"?: V;
+  /**
+   * The machine type and model number of the node.  E.g. 7984-6BU
+   *
+   * xCAT: vpd.mtm.
+   */
+  readonly "mtm"?: V;
+  /**
+   * An optional node/group specific override for name server list.  Most people want to stick to site or network defined nameserver configuration.
+   *
+   * xCAT: noderes.nameservers.
+   */
+  readonly "nameservers"?: V;
+  /**
+   * The type of network booting to use for this node.  Valid values:
+   *
+   *        Arch                    OS                           valid netboot options
+   *        x86, x86_64             ALL                          pxe, xnba, grub2
+   *        ppc64                   <=rhel6, <=sles11.3          yaboot
+   *        ppc64                   >=rhels7, >=sles11.4         grub2,grub2-http,grub2-tftp
+   *        ppc64le NonVirtualize   ALL                          petitboot
+   *        ppc64le PowerKVM Guest  ALL                          grub2,grub2-http,grub2-tftp
+   *        aarch64                 >=el8                        grub2
+   *
+   * xCAT: noderes.netboot.
+   */
+  readonly "netboot"?: V;
+  /**
+   * The path that should be mounted from the NFS server.
+   *
+   * xCAT: noderes.nfsdir.
+   */
+  readonly "nfsdir"?: V;
+  /**
+   * The NFS or HTTP server for this node (as known by this node).
+   *
+   * xCAT: noderes.nfsserver.
+   */
+  readonly "nfsserver"?: V;
+  /**
+   * Comma-separated list of hostname aliases for each NIC.
+   * Format: eth0!<alias list>,eth1!<alias1 list>|<alias2 list>
+   *     For multiple aliases per nic use a space-separated list.
+   * For example: eth0!moe larry curly,eth1!tom|jerry
+   *
+   * xCAT: nics.nicaliases.
+   */
+  readonly "nicaliases"?: V;
+  /**
+   * Comma-separated list of custom scripts per NIC.  <nic1>!<script1>,<nic2>!<script2>, e.g. eth0!configeth eth0, ib0!configib ib0. The xCAT object definition commands support to use niccustomscripts.<nicname> as the sub attribute
+   * .
+   *
+   * xCAT: nics.niccustomscripts.
+   */
+  readonly "niccustomscripts"?: V;
+  /**
+   * Comma-separated list of NIC device per NIC, multiple ethernet devices can be bonded as bond device, these ethernet devices are separated by | . <nic1>!<dev1>|<dev3>,<nic2>!<dev2>, e.g. bond0!eth0|eth2,br0!bond0. The xCAT object definition commands support to use nicdevices.<nicname> as the sub attributes.
+   *
+   * xCAT: nics.nicdevices.
+   */
+  readonly "nicdevices"?: V;
+  /**
+   * Comma-separated list of extra parameters that will be used for each NIC configuration.
+   * If only one ip address is associated with each NIC:
+   *     <nic1>!<param1=value1 param2=value2>,<nic2>!<param3=value3>, for example, eth0!MTU=1500,ib0!MTU=65520 CONNECTED_MODE=yes.
+   * If multiple ip addresses are associated with each NIC:
+   *     <nic1>!<param1=value1 param2=value2>|<param3=value3>,<nic2>!<param4=value4 param5=value5>|<param6=value6>, for example, eth0!MTU=1500|MTU=1460,ib0!MTU=65520 CONNECTED_MODE=yes.
+   * The semicolon separator is needed if there are multiple values for extra parameters:
+   *      bond0!BONDING_OPTS=lacp_rate=1;miimon=100;mode=802.3ad
+   * The xCAT object definition commands support to use nicextraparams.<nicname> as the sub attributes.
+   *
+   * xCAT: nics.nicextraparams.
+   */
+  readonly "nicextraparams"?: V;
+  /**
+   * Comma-separated list of hostname prefixes per NIC.
+   *         If only one ip address is associated with each NIC:
+   *             <nic1>!<ext1>,<nic2>!<ext2>,..., for example, eth0!eth0-,ib0!ib-
+   *         If multiple ip addresses are associated with each NIC:
+   *             <nic1>!<ext1>|<ext2>,<nic2>!<ext1>|<ext2>,..., for example,  eth0!eth0-|eth0-ipv6i-,ib0!ib-|ib-ipv6-.
+   *         The xCAT object definition commands support to use nichostnameprefixes.<nicname> as the sub attributes.
+   *         Note:  According to DNS rules a hostname must be a text string up to 24 characters drawn from the alphabet (A-Z), digits (0-9) and minus sign (-). When you are specifying "nichostnameprefixes" or "nicaliases" make sure the resulting hostnames will conform to this naming convention
+   *
+   * xCAT: nics.nichostnameprefixes.
+   */
+  readonly "nichostnameprefixes"?: V;
+  /**
+   * Comma-separated list of hostname suffixes per NIC.
+   *         If only one ip address is associated with each NIC:
+   *             <nic1>!<ext1>,<nic2>!<ext2>,..., for example, eth0!-eth0,ib0!-ib0
+   *         If multiple ip addresses are associated with each NIC:
+   *             <nic1>!<ext1>|<ext2>,<nic2>!<ext1>|<ext2>,..., for example,  eth0!-eth0|-eth0-ipv6,ib0!-ib0|-ib0-ipv6.
+   *         The xCAT object definition commands support to use nichostnamesuffixes.<nicname> as the sub attributes.
+   *
+   *         Note:  According to DNS rules a hostname must be a text string up to 24 characters drawn from the alphabet (A-Z), digits (0-9) and minus sign (-). When you are specifying "nichostnamesuffixes" or "nicaliases" make sure the resulting hostnames will conform to this naming convention
+   *
+   * xCAT: nics.nichostnamesuffixes.
+   */
+  readonly "nichostnamesuffixes"?: V;
+  /**
+   * Comma-separated list of IP addresses per NIC.
+   * To specify one ip address per NIC:
+   *     <nic1>!<ip1>,<nic2>!<ip2>,..., for example, eth0!10.0.0.100,ib0!11.0.0.100
+   * To specify multiple ip addresses per NIC:
+   *     <nic1>!<ip1>|<ip2>,<nic2>!<ip1>|<ip2>,..., for example, eth0!10.0.0.100|fd55::214:5eff:fe15:849b,ib0!11.0.0.100|2001::214:5eff:fe15:849a. The xCAT object definition commands support to use nicips.<nicname> as the sub attributes.
+   * Note: The primary IP address must also be stored in the hosts.ip attribute. The nichostnamesuffixes should specify one hostname suffix for each ip address.
+   *
+   * xCAT: nics.nicips.
+   */
+  readonly "nicips"?: V;
+  /**
+   * Comma-separated list of networks connected to each NIC.
+   * If only one ip address is associated with each NIC:
+   *     <nic1>!<network1>,<nic2>!<network2>, for example, eth0!10_0_0_0-255_255_0_0, ib0!11_0_0_0-255_255_0_0
+   * If multiple ip addresses are associated with each NIC:
+   *     <nic1>!<network1>|<network2>,<nic2>!<network1>|<network2>, for example, eth0!10_0_0_0-255_255_0_0|fd55:faaf:e1ab:336::/64,ib0!11_0_0_0-255_255_0_0|2001:db8:1:0::/64. The xCAT object definition commands support to use nicnetworks.<nicname> as the sub attributes.
+   *
+   * xCAT: nics.nicnetworks.
+   */
+  readonly "nicnetworks"?: V;
+  /**
+   * Comma-separated list of NIC information collected by getadapter. <nic1>!<param1=value1 param2=value2>,<nic2>!<param4=value4 param5=value5>, for example, enP3p3s0f1!mac=98:be:94:59:fa:cd linkstate=DOWN,enP3p3s0f2!mac=98:be:94:59:fa:ce candidatename=enP3p3s0f2/enx98be9459face
+   *
+   * xCAT: nics.nicsadapter.
+   */
+  readonly "nicsadapter"?: V;
+  /**
+   * Comma-separated list of NIC types per NIC. <nic1>!<type1>,<nic2>!<type2>, e.g. eth0!Ethernet,ib0!Infiniband. The xCAT object definition commands support to use nictypes.<nicname> as the sub attributes.
+   *
+   * xCAT: nics.nictypes.
+   */
+  readonly "nictypes"?: V;
+  /**
+   * Not used for now. The NIM server for this node (as known by this node).
+   *
+   * xCAT: noderes.nimserver.
+   */
+  readonly "nimserver"?: V;
+  /**
+   * A comma-delimited list of characteristics of this node.  Valid values: ppc, blade, vm (virtual machine), osi (OS image), mm, mn, rsa, switch.
+   *
+   * xCAT: nodetype.nodetype.
+   */
+  readonly "nodetype"?: V;
+  /**
+   * This attribute is currently not used by xCAT.  The "nodediscover" operation is always done during node discovery.
+   *
+   * xCAT: chain.ondiscover.
+   */
+  readonly "ondiscover"?: V;
+  /**
+   * The operating system deployed on this node.  Valid values: AIX, rhels*,rhelc*, rhas*,centos*, alma*, rocky*,SL*, fedora*, sles* (where * is the version #). As a special case, if this is set to "boottarget", then it will use the initrd/kernel/parameters specified in the row in the boottarget table in which boottarget.bprofile equals nodetype.profile.
+   *
+   * xCAT: nodetype.os.
+   */
+  readonly "os"?: V;
+  /**
+   * xCAT: storage.osvolume.
+   */
+  readonly "osvolume"?: V;
+  /**
+   * Other IP addresses to add for this node.  Format: -<ext>:<ip>,<intfhostname>:<ip>,...
+   *
+   * xCAT: hosts.otherinterfaces.
+   */
+  readonly "otherinterfaces"?: V;
+  /**
+   * For an LDAP described machine account (i.e. Active Directory), the organizational unit to place the system.  If not set, defaults to cn=Computers,dc=your,dc=domain
+   *
+   * xCAT: domain.ou.
+   */
+  readonly "ou"?: V;
+  /**
+   * The pdu outlet count
+   *
+   * xCAT: pdu.outlet.
+   */
+  readonly "outlet"?: V;
+  /**
+   * For LPARs: the CEC; for FSPs: the CEC; for CEC: the frame (if one exists); for BPA: the frame; for frame: the building block number (which consists 1 or more service nodes and compute/storage nodes that are serviced by them - optional).
+   *
+   * xCAT: ppc.parent.
+   */
+  readonly "parent"?: V;
+  /**
+   * Password of the FSP/BPA(for ASMI) and CEC/Frame(for DFM).  If not filled in, xCAT will look in the passwd table for key=fsp.  If not in the passwd table, the default used is admin.
+   *
+   * xCAT: ppcdirect.password.
+   */
+  readonly "passwd.HMC"?: V;
+  /**
+   * Password of the FSP/BPA(for ASMI) and CEC/Frame(for DFM).  If not filled in, xCAT will look in the passwd table for key=fsp.  If not in the passwd table, the default used is admin.
+   *
+   * xCAT: ppcdirect.password.
+   */
+  readonly "passwd.admin"?: V;
+  /**
+   * Password of the FSP/BPA(for ASMI) and CEC/Frame(for DFM).  If not filled in, xCAT will look in the passwd table for key=fsp.  If not in the passwd table, the default used is admin.
+   *
+   * xCAT: ppcdirect.password.
+   */
+  readonly "passwd.celogin"?: V;
+  /**
+   * Password of the FSP/BPA(for ASMI) and CEC/Frame(for DFM).  If not filled in, xCAT will look in the passwd table for key=fsp.  If not in the passwd table, the default used is admin.
+   *
+   * xCAT: ppcdirect.password.
+   */
+  readonly "passwd.general"?: V;
+  /**
+   * Password of the FSP/BPA(for ASMI) and CEC/Frame(for DFM).  If not filled in, xCAT will look in the passwd table for key=fsp.  If not in the passwd table, the default used is admin.
+   *
+   * xCAT: ppcdirect.password.
+   */
+  readonly "passwd.hscroot"?: V;
+  /**
+   * Password of the HMC or IVM.  If not filled in, xCAT will look in the passwd table for key=hmc or key=ivm.  If not in the passwd table, the default used is abc123 for HMCs and padmin for IVMs.
+   *
+   * xCAT: ppchcp.password.
+   */
+  readonly "password"?: V;
+  /**
+   * a comma-separated list of outlet number for each PDU, ex: pdu1:outlet1,pdu2:outlet1
+   *
+   * xCAT: pduoutlet.pdu.
+   */
+  readonly "pdu"?: V;
+  /**
+   * The type of pdu
+   *
+   * xCAT: pdu.pdutype.
+   */
+  readonly "pdutype"?: V;
+  /**
+   * Comma separated list of scripts that should be run on this node after diskful installation or diskless boot. Each script can take zero or more parameters. For example: "script1 p1 p2,script2,...". On AIX these scripts are run during the processing of /etc/inittab.  On Linux they are run at the init.d time. xCAT automatically adds the scripts in the xcatdefaults.postbootscripts attribute to run first in the list. Please note that the postbootscripts specified for "xcatdefaults" will be assigned to node automatically, they can not be removed from "postbootscripts" attribute of a node with "chdef -m" command
+   *
+   * xCAT: postscripts.postbootscripts.
+   */
+  readonly "postbootscripts"?: V;
+  /**
+   * Comma separated list of scripts that should be run on this node after diskful installation or diskless boot. Each script can take zero or more parameters. For example: "script1 p1 p2,script2,...". xCAT automatically adds the postscripts from  the xcatdefaults.postscripts attribute of the table to run first on the nodes after install or diskless boot. For installation of RedHat, CentOS, Fedora, the scripts will be run before the reboot. For installation of SLES, the scripts will be run after the reboot but before the init.d process. For diskless deployment, the scripts will be run at the init.d time, and xCAT will automatically add the list of scripts from the postbootscripts attribute to run after postscripts list. For installation of AIX, the scripts will run after the reboot and acts the same as the postbootscripts attribute.  For AIX, use the postbootscripts attribute. Please note that the postscripts specified for "xcatdefaults" will be assigned to node automatically, they can not be removed from "postscripts" attribute of a node with "chdef -m" command
+   *
+   * xCAT: postscripts.postscripts.
+   */
+  readonly "postscripts"?: V;
+  /**
+   * The method to use to control the power of the node. If not set, the mgt attribute will be used.  Valid values: ipmi, blade, hmc, ivm, fsp, kvm, esx, rhevm.  If "ipmi", xCAT will search for this node in the ipmi table for more info.  If "blade", xCAT will search for this node in the mp table.  If "hmc", "ivm", or "fsp", xCAT will search for this node in the ppc table.
+   *
+   * xCAT: nodehm.power.
+   */
+  readonly "power"?: V;
+  /**
+   * The LPAR profile that will be used the next time the LPAR is powered on with rpower. For DFM, the pprofile attribute should be set to blank
+   *
+   * xCAT: ppc.pprofile.
+   */
+  readonly "pprofile"?: V;
+  /**
+   * xCAT: prescripts.begin.
+   */
+  readonly "prescripts-begin"?: V;
+  /**
+   * xCAT: prescripts.end.
+   */
+  readonly "prescripts-end"?: V;
+  /**
+   * This attribute will be deprecated. All the used network interface will be determined by installnic. The network adapter on the node that will be used for xCAT management, the primarynic can be set to the network adapter name or the mac address or the keyword "mac" which means that the network interface specified by the mac address in the mac table  will be used.  Default is eth0.
+   *
+   * xCAT: noderes.primarynic.
+   */
+  readonly "primarynic"?: V;
+  /**
+   * The privacy passphrase to use for SNMPv3.
+   *
+   * xCAT: pdu.privkey.
+   */
+  readonly "privkey"?: V;
+  /**
+   * The privacy protocol(AES|DES) to use for SNMPv3.
+   *
+   * xCAT: pdu.privtype.
+   */
+  readonly "privtype"?: V;
+  /**
+   * xCAT: prodkey.key.
+   */
+  readonly "productkey"?: V;
+  /**
+   * The string to use to locate a kickstart or autoyast template to use for OS deployment of this node.  If the provmethod attribute is set to an osimage name, that takes precedence, and profile need not be defined.  Otherwise, the os, profile, and arch are used to search for the files in /install/custom first, and then in /opt/xcat/share/xcat.
+   *
+   * xCAT: nodetype.profile.
+   */
+  readonly "profile"?: V;
+  /**
+   * Protocol for running remote commands for the switch. The valid values are: ssh, telnet. ssh is the default. If the sshusername is blank, the username, password and protocol will be retrieved from the passwd table with "switch" as the key. The passwd.comments attribute is used for protocol.
+   *
+   * xCAT: switches.protocol.
+   */
+  readonly "protocol"?: V;
+  /**
+   * The provisioning method for node deployment. The valid values are install, netboot, statelite or an os image name from the osimage table. If an image name is specified, the osimage definition stored in the osimage table and the linuximage table (for Linux) or nimimage table (for AIX) are used to locate the files for templates, pkglists, syncfiles, etc. On Linux, if install, netboot or statelite is specified, the os, profile, and arch are used to search for the files in /install/custom first, and then in /opt/xcat/share/xcat.
+   *
+   * xCAT: nodetype.provmethod.
+   */
+  readonly "provmethod"?: V;
+  /**
+   * The frame the node is in.
+   *
+   * xCAT: nodepos.rack.
+   */
+  readonly "rack"?: V;
+  /**
+   * The room where the node is located.
+   *
+   * xCAT: nodepos.room.
+   */
+  readonly "room"?: V;
+  /**
+   * A comma separated list of route names that refer to rows in the routes table. These are the routes that should be defined on this node when it is deployed.
+   *
+   * xCAT: noderes.routenames.
+   */
+  readonly "routenames"?: V;
+  /**
+   * The Security Level(noAuthNoPriv|authNoPriv|authPriv) to use for SNMPv3.
+   *
+   * xCAT: pdu.seclevel.
+   */
+  readonly "seclevel"?: V;
+  /**
+   * The serial number of the node.
+   *
+   * xCAT: vpd.serial.
+   */
+  readonly "serial"?: V;
+  /**
+   * xCAT: nodehm.serialflow.
+   */
+  readonly "serialflow"?: V;
+  /**
+   * The serial port for this node, in the linux numbering style (0=COM1/ttyS0, 1=COM2/ttyS1).  For SOL on IBM blades, this is typically 1.  For rackmount IBM servers, this is typically 0.
+   *
+   * xCAT: nodehm.serialport.
+   */
+  readonly "serialport"?: V;
+  /**
+   * The speed of the serial port for this node.  For SOL this is typically 19200.
+   *
+   * xCAT: nodehm.serialspeed.
+   */
+  readonly "serialspeed"?: V;
+  /**
+   * A comma separated list of node names (as known by the management node) that provides most services for this node. The first service node on the list that is accessible will be used.  The 2nd node on the list is generally considered to be the backup service node for this node when running commands like snmove.
+   *
+   * xCAT: noderes.servicenode.
+   */
+  readonly "servicenode"?: V;
+  /**
+   * Do we set up console service on this service node?  Valid values: 0, 1, or 2. If 0, it does not change the current state of the service. If 1, configures and starts conserver daemon. If 2, configures and starts goconserver daemon.
+   *
+   * xCAT: servicenode.conserver.
+   */
+  readonly "setupconserver"?: V;
+  /**
+   * Do we set up DHCP on this service node? Not supported on AIX. Valid values:1 or 0. If 1, runs makedhcp -n. If 0, it does not change the current state of the service.
+   *
+   * xCAT: servicenode.dhcpserver.
+   */
+  readonly "setupdhcp"?: V;
+  /**
+   * Do we set up a ftp server on this service node? Not supported on AIX Valid values:1 or 0. If 1, configure and start vsftpd.  (You must manually install vsftpd on the service nodes before this.) If 0, it does not change the current state of the service. xCAT is not using ftp for compute nodes provisioning or any other xCAT features, so this attribute can be set to 0 if the ftp service will not be used for other purposes
+   *
+   * xCAT: servicenode.ftpserver.
+   */
+  readonly "setupftp"?: V;
+  /**
+   * Do we set up ip forwarding on this service node? Valid values:1 or 0. If 0, it does not change the current state of the service.
+   *
+   * xCAT: servicenode.ipforward.
+   */
+  readonly "setupipforward"?: V;
+  /**
+   * Do we set up ldap caching proxy on this service node? Not supported on AIX.  Valid values:1 or 0. If 0, it does not change the current state of the service.
+   *
+   * xCAT: servicenode.ldapserver.
+   */
+  readonly "setupldap"?: V;
+  /**
+   * Do we set up DNS on this service node? Valid values: 2, 1, or 0. If 2, creates named.conf as dns slave, using the management node as dns master, and starts named. If 1, creates named.conf file with forwarding to the management node and starts named. If 0, it does not change the current state of the service.
+   *
+   * xCAT: servicenode.nameserver.
+   */
+  readonly "setupnameserver"?: V;
+  /**
+   * Do we set up file services (HTTP,FTP,or NFS) on this service node? For AIX will only setup NFS, not HTTP or FTP. Valid values:1 or 0.If 0, it does not change the current state of the service.
+   *
+   * xCAT: servicenode.nfsserver.
+   */
+  readonly "setupnfs"?: V;
+  /**
+   * Not used. Do we set up a NIM server on this service node? Valid values:1 or 0. If 0, it does not change the current state of the service.
+   *
+   * xCAT: servicenode.nimserver.
+   */
+  readonly "setupnim"?: V;
+  /**
+   * Not used. Use setupntp postscript to setup a ntp server on this service node? Valid values:1 or 0. If 0, it does not change the current state of the service.
+   *
+   * xCAT: servicenode.ntpserver.
+   */
+  readonly "setupntp"?: V;
+  /**
+   * Do we set up proxydhcp service on this node? valid values: 1 or 0. If 1, the proxydhcp daemon will be enabled on this node.
+   *
+   * xCAT: servicenode.proxydhcp.
+   */
+  readonly "setupproxydhcp"?: V;
+  /**
+   * Do we set up TFTP on this service node? Not supported on AIX. Valid values:1 or 0. If 1, configures and starts atftp. If 0, it does not change the current state of the service.
+   *
+   * xCAT: servicenode.tftpserver.
+   */
+  readonly "setuptftp"?: V;
+  /**
+   * The Service Focal Point of this Frame. This is the name of the HMC that is responsible for collecting hardware service events for this frame and all of the CECs within this frame.
+   *
+   * xCAT: ppc.sfp.
+   */
+  readonly "sfp"?: V;
+  /**
+   * <BPA>-<port> or <FSP>-<port>. The side information for the BPA/FSP. The side attribute refers to which BPA/FSP, A or B, which is determined by the slot value returned from lsslp command. It also lists the physical port within each BPA/FSP which is determined by the IP address order from the lsslp response. This information is used internally when communicating with the BPAs/FSPs
+   *
+   * xCAT: vpd.side.
+   */
+  readonly "side"?: V;
+  /**
+   * The slot number of the blade in the chassis. For PCM, a comma-separated list of slot numbers is stored
+   *
+   * xCAT: nodepos.slot.
+   */
+  readonly "slot"?: V;
+  /**
+   * The slot number of this blade in the BladeCenter chassis.
+   *
+   * xCAT: mp.id.
+   */
+  readonly "slotid"?: V;
+  /**
+   * The number of available slots in the chassis. For PCM, this attribute is used to store the number of slots in the following format:  <slot rows>,<slot columns>,<slot orientation>  Where:
+   *
+   *  <slot rows>  = number of rows of slots in chassis
+   *  <slot columns> = number of columns of slots in chassis
+   *  <slot orientation> = set to 0 if slots are vertical, and set to 1 if slots of horizontal
+   *
+   * xCAT: mpa.slots.
+   */
+  readonly "slots"?: V;
+  /**
+   * The authentication protocol to use for SNMPv3.  SHA is assumed if v3 enabled and this is unspecified
+   *
+   * xCAT: switches.auth.
+   */
+  readonly "snmpauth"?: V;
+  /**
+   * The password string for SNMPv3 or community string for SNMPv1/SNMPv2.  Falls back to passwd table, and site snmpc value if using SNMPv1/SNMPv2.
+   *
+   * xCAT: switches.password.
+   */
+  readonly "snmppassword"?: V;
+  /**
+   * The privacy protocol to use for v3. xCAT will use authNoPriv if this is unspecified. DES is recommended to use if v3 enabled, as it is the most readily available.
+   *
+   * xCAT: switches.privacy.
+   */
+  readonly "snmpprivacy"?: V;
+  /**
+   * The username to use for SNMPv3 communication, ignored for SNMPv1
+   *
+   * xCAT: pdu.snmpuser.
+   */
+  readonly "snmpuser"?: V;
+  /**
+   * The username to use for SNMPv3 communication, ignored for SNMPv1
+   *
+   * xCAT: switches.username.
+   */
+  readonly "snmpusername"?: V;
+  /**
+   * The version to use to communicate with switch.  SNMPv1 is assumed by default.
+   *
+   * xCAT: pdu.snmpversion.
+   */
+  readonly "snmpversion"?: V;
+  /**
+   * The management address to attach/detach new volumes.
+   * In the scenario involving multiple controllers, this data must be
+   * passed as argument rather than by table value
+   *
+   * xCAT: storage.controller.
+   */
+  readonly "storagcontroller"?: V;
+  /**
+   * The plugin used to drive storage configuration (e.g. svc)
+   *
+   * xCAT: storage.type.
+   */
+  readonly "storagetype"?: V;
+  /**
+   * Indicates the connectivity of this CEC in the HFI network. A comma separated list of 2 ids. The first one is the supernode number the CEC is part of. The second one is the logical location number (0-3) of this CEC within the supernode.
+   *
+   * xCAT: ppc.supernode.
+   */
+  readonly "supernode"?: V;
+  /**
+   * Comma delimited list of architectures this node can execute.
+   *
+   * xCAT: nodetype.supportedarchs.
+   */
+  readonly "supportedarchs"?: V;
+  /**
+   * To specify whether the node supports proxydhcp protocol. Valid values: yes or 1, no or 0. Default value is yes.
+   *
+   * xCAT: noderes.proxydhcp.
+   */
+  readonly "supportproxydhcp"?: V;
+  /**
+   * The switch hostname.
+   *
+   * xCAT: switch.switch.
+   */
+  readonly "switch"?: V;
+  /**
+   * The interface name from the node perspective. For example, eth0. For the primary nic, it can be empty, the word "primary" or "primary:ethx" where ethx is the interface name.
+   *
+   * xCAT: switch.interface.
+   */
+  readonly "switchinterface"?: V;
+  /**
+   * The port number in the switch that this node is connected to. On a simple 1U switch, an administrator can generally enter the number as printed next to the ports, and xCAT will understand switch representation differences.  On stacked switches or switches with line cards, administrators should usually use the CLI representation (i.e. 2/0/1 or 5/8).  One notable exception is stacked SMC 8848M switches, in which you must add 56 for the proceeding switch, then the port number.  For example, port 3 on the second switch in an SMC8848M stack would be 59
+   *
+   * xCAT: switch.port.
+   */
+  readonly "switchport"?: V;
+  /**
+   * The type of switch. It is used to identify the file name that implements the functions for this switch. The valid values are: Mellanox, Cisco, BNT and Juniper.
+   *
+   * xCAT: switches.switchtype.
+   */
+  readonly "switchtype"?: V;
+  /**
+   * The ID for the tagged vlan that is created on this port using mkvlan and chvlan commands.
+   *
+   * xCAT: switch.vlan.
+   */
+  readonly "switchvlan"?: V;
+  /**
+   * xCAT: noderes.syslog.
+   */
+  readonly "syslog"?: V;
+  /**
+   * The port number on the terminal server that this node is connected to.
+   *
+   * xCAT: nodehm.termport.
+   */
+  readonly "termport"?: V;
+  /**
+   * The hostname of the terminal server.
+   *
+   * xCAT: nodehm.termserver.
+   */
+  readonly "termserver"?: V;
+  /**
+   * The directory that roots this nodes contents from a tftp and related perspective.  Used for NAS offload by using different mountpoints.
+   *
+   * xCAT: noderes.tftpdir.
+   */
+  readonly "tftpdir"?: V;
+  /**
+   * The TFTP server for this node (as known by this node). If not set, it defaults to networks.tftpserver.
+   *
+   * xCAT: noderes.tftpserver.
+   */
+  readonly "tftpserver"?: V;
+  /**
+   * The vertical position of the node in the frame
+   *
+   * xCAT: nodepos.u.
+   */
+  readonly "unit"?: V;
+  /**
+   * URL path for the Chassis web interface. The full URL is built as follows: <hostname>/<urlpath>
+   *
+   * xCAT: mpa.urlpath.
+   */
+  readonly "urlpath"?: V;
+  /**
+   * Any user-written notes.
+   *
+   * xCAT: nodegroup.comments.
+   */
+  readonly "usercomment"?: V;
+  /**
+   * The z/VM userID of this node.
+   *
+   * xCAT: zvm.userid.
+   */
+  readonly "userid"?: V;
+  /**
+   * Userid of the HMC or IVM.  If not filled in, xCAT will look in the passwd table for key=hmc or key=ivm.  If not in the passwd table, the default used is hscroot for HMCs and padmin for IVMs.
+   *
+   * xCAT: ppchcp.username.
+   */
+  readonly "username"?: V;
+  /**
+   * xCAT: vm.beacon.
+   */
+  readonly "vmbeacon"?: V;
+  /**
+   * Boot sequence (i.e. net,hd)
+   *
+   * xCAT: vm.bootorder.
+   */
+  readonly "vmbootorder"?: V;
+  /**
+   * Optional location for persistent storage separate of emulated hard drives for virtualization solutions that require persistent store to place configuration data
+   *
+   * xCAT: vm.cfgstore.
+   */
+  readonly "vmcfgstore"?: V;
+  /**
+   * Specify to the underlying virtualization infrastructure a cluster membership for the hypervisor.
+   *
+   * xCAT: vm.cluster.
+   */
+  readonly "vmcluster"?: V;
+  /**
+   * Number of CPUs the node should see.
+   *
+   * xCAT: vm.cpus.
+   */
+  readonly "vmcpus"?: V;
+  /**
+   * The system that currently hosts the VM
+   *
+   * xCAT: vm.host.
+   */
+  readonly "vmhost"?: V;
+  /**
+   * The function manager for the virtual machine
+   *
+   * xCAT: vm.mgr.
+   */
+  readonly "vmmanager"?: V;
+  /**
+   * The name of a master image, if any, this virtual machine is linked to.  This is generally set by clonevm and indicates the deletion of a master that would invalidate the storage of this virtual machine
+   *
+   * xCAT: vm.master.
+   */
+  readonly "vmmaster"?: V;
+  /**
+   * Megabytes of memory the VM currently should be set to.
+   *
+   * xCAT: vm.memory.
+   */
+  readonly "vmmemory"?: V;
+  /**
+   * Model of NICs that will be provided to VMs (i.e. e1000, rtl8139, virtio, etc)
+   *
+   * xCAT: vm.nicmodel.
+   */
+  readonly "vmnicnicmodel"?: V;
+  /**
+   * Network configuration parameters.  Of the general form [physnet:]interface,.. Generally, interface describes the vlan entity (default for native, tagged for tagged, vl[number] for a specific vlan.  physnet is a virtual switch name or port description that is used for some virtualization technologies to construct virtual switches.  hypervisor.netmap can map names to hypervisor specific layouts, or the descriptions described there may be used directly here where possible. A macvtap device can be created by adding the "|direct" suffix to the interface name.
+   *
+   * xCAT: vm.nics.
+   */
+  readonly "vmnics"?: V;
+  /**
+   * xCAT: vm.othersettings.
+   */
+  readonly "vmothersetting"?: V;
+  /**
+   * xCAT: vm.physlots.
+   */
+  readonly "vmphyslots"?: V;
+  /**
+   * A list of storage files or devices to be used.  i.e. dir:///cluster/vm/<nodename> or nfs://<server>/path/to/folder/
+   *
+   * xCAT: vm.storage.
+   */
+  readonly "vmstorage"?: V;
+  /**
+   * xCAT: vm.storagecache.
+   */
+  readonly "vmstoragecache"?: V;
+  /**
+   * xCAT: vm.storageformat.
+   */
+  readonly "vmstorageformat"?: V;
+  /**
+   * Model of storage devices to provide to guest
+   *
+   * xCAT: vm.storagemodel.
+   */
+  readonly "vmstoragemodel"?: V;
+  /**
+   * Tracks the Psuedo-TTY that maps to the serial port or console of a VM
+   *
+   * xCAT: vm.textconsole.
+   */
+  readonly "vmtextconsole"?: V;
+  /**
+   * General flags used by the virtualization method.
+   * For example, in Xen it could, among other things, specify paravirtualized setup, or direct kernel boot.  For a hypervisor/dom0 entry, it is the virtualization method (i.e. "xen").  For KVM, the following flag=value pairs are recognized:
+   * imageformat=[raw|fullraw|qcow2]
+   * raw is a generic sparse file that allocates storage on demand
+   * fullraw is a generic, non-sparse file that preallocates all space
+   * qcow2 is a sparse, copy-on-write capable format implemented at the virtualization layer rather than the filesystem level
+   * clonemethod=[qemu-img|reflink]
+   * qemu-img allows use of qcow2 to generate virtualization layer copy-on-write
+   * reflink uses a generic filesystem facility to clone the files on your behalf, but requires filesystem support such as btrfs
+   * placement_affinity=[migratable|user_migratable|pinned]
+   *
+   * xCAT: vm.virtflags.
+   */
+  readonly "vmvirtflags"?: V;
+  /**
+   * Tracks the current VNC display port (currently not meant to be set
+   *
+   * xCAT: vm.vncport.
+   */
+  readonly "vmvncport"?: V;
+  /**
+   * The port of the web service.
+   *
+   * xCAT: websrv.port.
+   */
+  readonly "webport"?: V;
+  /**
+   * A list of "attr*val" pairs that can be used to determine the members of a dynamic group, the delimiter is "::" and the operator * can be ==, =~, != or !~.
+   *
+   * xCAT: nodegroup.wherevals.
+   */
+  readonly "wherevals"?: V;
+  /**
+   * The hostname of the xCAT service node (as known by this node).  This acts as the default value for nfsserver and tftpserver, if they are not set.  If xcatmaster is not set, the node will use whoever responds to its boot request as its master.  For the directed bootp case for POWER, it will use the management node if xcatmaster is not set.
+   *
+   * xCAT: noderes.xcatmaster.
+   */
+  readonly "xcatmaster"?: V;
+}
+
+/** The attributes of xCAT's osimage objects, with xCAT's own descriptions (Schema.pm); V is the value type. */
+export interface XcatOsimageAttributes<V> {
+  /**
+   * User specified kernel options for os provision process(no prefix) or the provisioned os(with prefix "R::"). The options should be delimited with spaces(" "). This attribute is ignored if linuximage.boottarget is set.
+   *
+   * xCAT: linuximage.addkcmdline.
+   */
+  readonly "addkcmdline"?: V;
+  /**
+   * The name of the boottarget definition.  When this attribute is set, xCAT will use the kernel, initrd and kernel params defined in the boottarget definition instead of the default.
+   *
+   * xCAT: linuximage.boottarget.
+   */
+  readonly "boottarget"?: V;
+  /**
+   * The name of a NIM bosinst_data resource.
+   *
+   * xCAT: nimimage.bosinst_data.
+   */
+  readonly "bosinst_data"?: V;
+  /**
+   * CFM directory name for PCM. Set to /install/osimages/<osimage name>/cfmdir by PCM.
+   *
+   * xCAT: osimage.cfmdir.
+   */
+  readonly "cfmdir"?: V;
+  /**
+   * Specifies the type of system dump to be collected. The values are selective, full, and none.  The default is selective.
+   *
+   * xCAT: nimimage.configdump.
+   */
+  readonly "configdump"?: V;
+  /**
+   * the size that assigned to the kdump kernel. If the kernel size is not set, 256M will be the default value.
+   *
+   * xCAT: linuximage.crashkernelsize.
+   */
+  readonly "crashkernelsize"?: V;
+  /**
+   * OS Image Description
+   *
+   * xCAT: osimage.description.
+   */
+  readonly "description"?: V;
+  /**
+   * The source of the drivers which need to be loaded during the boot. Two types of driver update source are supported: Driver update disk and Driver rpm package. The value for this attribute should be comma separated sources. Each source should be the format tab:full_path_of_source_file. The tab keyword can be: dud (for Driver update disk) and rpm (for driver rpm). If missing the tab, the rpm format is the default. e.g. dud:/install/dud/dd.img,rpm:/install/rpm/d.rpm
+   *
+   * xCAT: linuximage.driverupdatesrc.
+   */
+  readonly "driverupdatesrc"?: V;
+  /**
+   * xCAT: linuximage.dump.
+   */
+  readonly "dump"?: V;
+  /**
+   * Comma delimited environment variables for the osimage
+   *
+   * xCAT: osimage.environvar.
+   */
+  readonly "environvar"?: V;
+  /**
+   * The fully qualified name of the file that stores the file names and directory names that will be excluded from the image during packimage command.  It is used for diskless image only.
+   *
+   * xCAT: linuximage.exlist.
+   */
+  readonly "exlist"?: V;
+  /**
+   * The name of a NIM fb_script resource.
+   *
+   * xCAT: nimimage.fb_script.
+   */
+  readonly "fb_script"?: V;
+  /**
+   * A comma-delimited list of image groups of which this image is a member.  Image groups can be used in the litefile and litetree table instead of a single image name. Group names are arbitrary.
+   *
+   * xCAT: osimage.groups.
+   */
+  readonly "groups"?: V;
+  /**
+   * The name of the NIM home resource.
+   *
+   * xCAT: nimimage.home.
+   */
+  readonly "home"?: V;
+  /**
+   * The name of a NIM image_data resource.
+   *
+   * xCAT: nimimage.image_data.
+   */
+  readonly "image_data"?: V;
+  /**
+   * The type of operating system image this definition represents (linux,AIX).
+   *
+   * xCAT: osimage.imagetype.
+   */
+  readonly "imagetype"?: V;
+  /**
+   * One or more comma separated NIM installp_bundle resources.
+   *
+   * xCAT: nimimage.installp_bundle.
+   */
+  readonly "installp_bundle"?: V;
+  /**
+   * The disk and partition that the Windows will be deployed to. The valid format is <disk>:<partition>. If not set, default value is 0:1 for bios boot mode(legacy) and 0:3 for uefi boot mode; If setting to 1, it means 1:1 for bios boot and 1:3 for uefi boot
+   *
+   * xCAT: winimage.installto.
+   */
+  readonly "installto"?: V;
+  /**
+   * A flag to indicate whether this image profile can be deleted.  This attribute is only used by PCM.
+   *
+   * xCAT: osimage.isdeletable.
+   */
+  readonly "isdeletable"?: V;
+  /**
+   * The directory name where the 3rd-party kernel is stored. It is used for diskless image only.
+   *
+   * xCAT: linuximage.kerneldir.
+   */
+  readonly "kerneldir"?: V;
+  /**
+   * The version of linux kernel used in the linux image. If the kernel version is not set, the default kernel in rootimgdir will be used
+   *
+   * xCAT: linuximage.kernelver.
+   */
+  readonly "kernelver"?: V;
+  /**
+   * List of Kit Component IDs assigned to this OS Image definition.
+   *
+   * xCAT: osimage.kitcomponents.
+   */
+  readonly "kitcomponents"?: V;
+  /**
+   * The rpm version of kernel packages (for SLES only). If it is not set, the default rpm version of kernel packages will be used.
+   *
+   * xCAT: linuximage.krpmver.
+   */
+  readonly "krpmver"?: V;
+  /**
+   * The name of the NIM lpp_source resource.
+   *
+   * xCAT: nimimage.lpp_source.
+   */
+  readonly "lpp_source"?: V;
+  /**
+   * The name of a NIM mksysb resource.
+   *
+   * xCAT: nimimage.mksysb.
+   */
+  readonly "mksysb"?: V;
+  /**
+   * The ethernet device drivers of the nodes which will use this linux image, at least the device driver for the nodes' installnic should be included
+   *
+   * xCAT: linuximage.netdrivers.
+   */
+  readonly "netdrivers"?: V;
+  /**
+   * A comma-separated list of additional NFS mount options for the root filesystem of a dracut-based statelite image. The root filesystem is always mounted read-only; rw and defaults are not allowed.
+   *
+   * xCAT: osimage.nfsrootopts.
+   */
+  readonly "nfsrootopts"?: V;
+  /**
+   * The NIM install method to use, (ex. rte, mksysb).
+   *
+   * xCAT: nimimage.nimmethod.
+   */
+  readonly "nimmethod"?: V;
+  /**
+   * The NIM client type- standalone, diskless, or dataless.
+   *
+   * xCAT: nimimage.nimtype.
+   */
+  readonly "nimtype"?: V;
+  /**
+   * The network interface the stateless/statelite node will boot over (e.g. eth0)
+   *
+   * xCAT: linuximage.nodebootif.
+   */
+  readonly "nodebootif"?: V;
+  /**
+   * The hardware architecture of this node. For netboot/statelite images, QEMU emulation for non-native architectures is used if qemu-user-static is installed and configured via systemd-binfmt.  Valid values: x86_64, ppc64, x86, ia64, aarch64.
+   *
+   * xCAT: osimage.osarch.
+   */
+  readonly "osarch"?: V;
+  /**
+   * The name of the OS distro definition.  This attribute can be used to specify which OS distro to use, instead of using the osname,osvers,and osarch attributes. For *kit commands,  the attribute will be used to read the osdistro table for the osname, osvers, and osarch attributes. If defined, the osname, osvers, and osarch attributes defined in the osimage table will be ignored.
+   *
+   * xCAT: osimage.osdistroname.
+   */
+  readonly "osdistroname"?: V;
+  /**
+   * Operating system name- AIX or Linux.
+   *
+   * xCAT: osimage.osname.
+   */
+  readonly "osname"?: V;
+  /**
+   * A comma-separated list of OS distro updates to apply to this osimage.
+   *
+   * xCAT: osimage.osupdatename.
+   */
+  readonly "osupdatename"?: V;
+  /**
+   * The Linux operating system deployed on this node.  Valid values:  rhels*,rhelc*, rhas*,centos*,alma*, rocky*,SL*, fedora*, sles* (where * is the version #).
+   *
+   * xCAT: osimage.osvers.
+   */
+  readonly "osvers"?: V;
+  /**
+   * Other network interfaces (e.g. eth1) in the image that should be configured via DHCP
+   *
+   * xCAT: linuximage.otherifce.
+   */
+  readonly "otherifce"?: V;
+  /**
+   * The base directory and urls of internet repos from which the non-distro packages are retrived. Only 1 local directory is supported at present. The entries should be delimited with comma ",". Currently, the internet repos are only supported on Ubuntu and Redhat.
+   *
+   * xCAT: linuximage.otherpkgdir.
+   */
+  readonly "otherpkgdir"?: V;
+  /**
+   * The fully qualified name of the file that stores non-distro package lists that will be included in the image. It could be set to multiple paths. The multiple paths must be separated by ",".
+   *
+   * xCAT: linuximage.otherpkglist.
+   */
+  readonly "otherpkglist"?: V;
+  /**
+   * xCAT: nimimage.otherpkgs.
+   */
+  readonly "otherpkgs"?: V;
+  /**
+   * The name of the NIM paging resource.
+   *
+   * xCAT: nimimage.paging.
+   */
+  readonly "paging"?: V;
+  /**
+   * Only available for diskful osimages and statelite osimages(localdisk enabled). The full path of the partition file or the script to generate the partition file. The valid value includes:
+   * "<the absolute path of the parititon file>": For diskful osimages, the partition file contains the partition definition that will be inserted directly into the template file for os installation. The syntax and format of the partition file should confirm to the corresponding OS installer of the Linux distributions(e.g. kickstart for RedHat, autoyast for SLES, pressed for Ubuntu). For statelite osimages, when the localdisk is enabled, the partition file with specific syntax and format includes the partition scheme of the local disk, please refer to the statelite documentation for details.
+   * "s:<the absolute path of the partition script>": a shell script to generate the partition file "/tmp/partitionfile" inside the installer before the installation start.
+   * "d:<the absolute path of the disk name file>": only available for ubuntu osimages, includes the name(s) of the disks to partition in traditional, non-devfs format(e.g, /dev/sdx, not e.g. /dev/discs/disc0/disc), and be delimited with space. All the disks involved in the partition file should be specified.
+   * "s:d:<the absolute path of the disk script>": only available for ubuntu osimages, a script to generate the disk name file "/tmp/xcat.install_disk" inside the debian installer. This script is run in the "pressed/early_command" section.
+   * "c:<the absolute path of the additional pressed config file>": only availbe for ubuntu osimages, contains the additional pressed entries in "d-i ..." form. This can be used to specify some additional preseed options to support RAID or LVM in Ubuntu.
+   * "s:c:<the absolute path of the additional pressed config script>": only available for ubuntu osimages, runs in pressed/early_command and set the preseed values with "debconf-set". The multiple values should be delimited with comma ","
+   *
+   * xCAT: linuximage.partitionfile.
+   */
+  readonly "partitionfile"?: V;
+  /**
+   * The mount permission of /.statelite directory is used, its default value is 755
+   *
+   * xCAT: linuximage.permission.
+   */
+  readonly "permission"?: V;
+  /**
+   * The name of the directory where the distro packages are stored. It could be set to multiple paths. The multiple paths must be separated by ",". The first path in the value of osimage.pkgdir must be the OS base pkg dir path, such as pkgdir=/install/rhels6.2/x86_64,/install/updates . In the os base pkg path, there are default repository data. And in the other pkg path(s), the users should make sure there are repository data. If not, use "createrepo" command to create them. For ubuntu, multiple mirrors can be specified in the pkgdir attribute, the mirrors must be prefixed by the protocol(http/ssh) and delimited with "," between each other.
+   *
+   * xCAT: linuximage.pkgdir.
+   */
+  readonly "pkgdir"?: V;
+  /**
+   * The fully qualified name of the file that stores the distro  packages list that will be included in the image. Make sure that if the pkgs in the pkglist have dependency pkgs, the dependency pkgs should be found in one of the pkgdir
+   *
+   * xCAT: linuximage.pkglist.
+   */
+  readonly "pkglist"?: V;
+  /**
+   * Comma separated list of scripts that should be run on this after diskful installation or diskless boot. On AIX these scripts are run during the processing of /etc/inittab.  On Linux they are run at the init.d time. xCAT automatically adds the scripts in the xcatdefaults.postbootscripts attribute to run first in the list. See the site table runbootscripts attribute.
+   *
+   * xCAT: osimage.postbootscripts.
+   */
+  readonly "postbootscripts"?: V;
+  /**
+   * Supported in diskless image only. The fully qualified name of the scripts and the user-specified arguments running in non-chroot mode after the package installation but before initrd generation during genimage. If multiple scripts are specified, they should be seperated with comma ",". The arguments passed to each postinstall script include  4 implicit arguments(<rootimage path>,<os version>,<os arch>,<profile>) and the user-specified arguments. A set of osimage attributes are exported as the environment variables to be used in the postinstall scripts:
+   *
+   * IMG_ARCH(The architecture of the osimage, such as "ppc64le","x86_64"),
+   * IMG_NAME(The name of the osimage, such as "rhels7.3-ppc64le-netboot-compute"),
+   * IMG_OSVER(The os release of the osimage, such as "rhels7.3","sles11.4"),
+   * IMG_KERNELVERSION(the "kernelver" attribute of the osimage),
+   * IMG_PROFILE(the profile of the osimage, such as "service","compute"),
+   * IMG_PKGLIST(the "pkglist" attribute of the osimage),
+   * IMG_PKGDIR(the "pkgdir" attribute of the osimage),
+   * IMG_OTHERPKGLIST(the "otherpkglist" attribute of the osimage),
+   * IMG_OTHERPKGDIR(the "otherpkgdir" attribute of the osimage),
+   * IMG_ROOTIMGDIR(the "rootimgdir" attribute of the osimage)
+   *
+   * xCAT: linuximage.postinstall.
+   */
+  readonly "postinstall"?: V;
+  /**
+   * Comma separated list of scripts that should be run on this image after diskful installation or diskless boot. For installation of RedHat, CentOS, Fedora, the scripts will be run before the reboot. For installation of SLES, the scripts will be run after the reboot but before the init.d process. For diskless deployment, the scripts will be run at the init.d time, and xCAT will automatically add the list of scripts from the postbootscripts attribute to run after postscripts list. For installation of AIX, the scripts will run after the reboot and acts the same as the postbootscripts attribute.  For AIX, use the postbootscripts attribute. See the site table runbootscripts attribute.
+   *
+   * xCAT: osimage.postscripts.
+   */
+  readonly "postscripts"?: V;
+  /**
+   * The node usage category. For example compute, service.
+   *
+   * xCAT: osimage.profile.
+   */
+  readonly "profile"?: V;
+  /**
+   * The provisioning method for node deployment. The valid values are install, netboot,statelite,boottarget,dualboot,sysclone. If boottarget is set, you must set linuximage.boottarget to the name of the boottarget definition. It is not used by AIX.
+   *
+   * xCAT: osimage.provmethod.
+   */
+  readonly "provmethod"?: V;
+  /**
+   * The name of the NIM resolv_conf resource.
+   *
+   * xCAT: nimimage.resolv_conf.
+   */
+  readonly "resolv_conf"?: V;
+  /**
+   * The name of the NIM root resource.
+   *
+   * xCAT: nimimage.root.
+   */
+  readonly "root"?: V;
+  /**
+   * The filesystem type for the rootfs is used when the provmethod is statelite. The valid values are nfs or ramdisk. The default value is nfs
+   *
+   * xCAT: osimage.rootfstype.
+   */
+  readonly "rootfstype"?: V;
+  /**
+   * The directory name where the image is stored.  It is generally used for diskless image. it also can be used in sysclone environment to specify where the image captured from golden client is stored. in sysclone environment, rootimgdir is generally assigned to some default value by xcat, but you can specify your own store directory. just one thing need to be noticed, wherever you save the image, the name of last level directory must be the name of image. for example, if your image name is testimage and you want to save this image under home directoy, rootimgdir should be assigned to value /home/testimage/
+   *
+   * xCAT: linuximage.rootimgdir.
+   */
+  readonly "rootimgdir"?: V;
+  /**
+   * The name of a NIM script resource.
+   *
+   * xCAT: nimimage.script.
+   */
+  readonly "script"?: V;
+  /**
+   * The role of the server created by this osimage.  Default roles: mgtnode, servicenode, compute, login, storage, utility.
+   *
+   * xCAT: osimage.serverrole.
+   */
+  readonly "serverrole"?: V;
+  /**
+   * The name of the NIM shared_home resource.
+   *
+   * xCAT: nimimage.shared_home.
+   */
+  readonly "shared_home"?: V;
+  /**
+   * A shared_root resource represents a directory that can be used as a / (root) directory by one or more diskless clients.
+   *
+   * xCAT: nimimage.shared_root.
+   */
+  readonly "shared_root"?: V;
+  /**
+   * The name of the NIM SPOT resource.
+   *
+   * xCAT: nimimage.spot.
+   */
+  readonly "spot"?: V;
+  /**
+   * The fully qualified name of a file containing a list of files to synchronize on the nodes. Can be a comma separated list of multiple synclist files. The synclist generated by PCM named /install/osimages/<imagename>/synclist.cfm is reserved for use only by PCM and should not be edited by the admin.
+   *
+   * xCAT: osimage.synclists.
+   */
+  readonly "synclists"?: V;
+  /**
+   * The fully qualified name of the template file that will be used to create the OS installer configuration file for stateful installations (e.g.  kickstart for RedHat, autoyast for SLES).
+   *
+   * xCAT: linuximage.template.
+   */
+  readonly "template"?: V;
+  /**
+   * The name of the NIM tmp resource.
+   *
+   * xCAT: nimimage.tmp.
+   */
+  readonly "tmp"?: V;
+  /**
+   * Any user-written notes.
+   *
+   * xCAT: linuximage.comments.
+   */
+  readonly "usercomment"?: V;
+  /**
+   * The path of winpe which will be used to boot this image. If the real path is /tftpboot/winboot/winpe1/, the value for winpepath should be set to winboot/winpe1
+   *
+   * xCAT: winimage.winpepath.
+   */
+  readonly "winpepath"?: V;
+}
+
+/** The attributes of xCAT's network objects, with xCAT's own descriptions (Schema.pm); V is the value type. */
+export interface XcatNetworkAttributes<V> {
+  /**
+   * A domain to be combined with nodename to construct FQDN for DDNS updates induced by DHCP.  This is not passed down to the client as "domain"
+   *
+   * xCAT: networks.ddnsdomain.
+   */
+  readonly "ddnsdomain"?: V;
+  /**
+   * The DHCP server that is servicing this network.  Required to be explicitly set for pooled service node operation.  This field should not be set except for service node operation.  Also, <xcatmaster> is not a valid field value for this field.
+   *
+   * xCAT: networks.dhcpserver.
+   */
+  readonly "dhcpserver"?: V;
+  /**
+   * The DNS domain name (ex. cluster.com).
+   *
+   * xCAT: networks.domain.
+   */
+  readonly "domain"?: V;
+  /**
+   * The IP address range used by DHCP to assign dynamic IP addresses for requests on this network.  This should not overlap with entities expected to be configured with static host declarations, i.e. anything ever expected to be a node with an address registered in the mac table.
+   *
+   * xCAT: networks.dynamicrange.
+   */
+  readonly "dynamicrange"?: V;
+  /**
+   * The network gateway. It can be set to an ip address or the keyword <xcatmaster>, the keyword <xcatmaster> indicates the cluster-facing ip address configured on this management node or service node. Leaving this field blank means that there is no gateway for this network.
+   *
+   * xCAT: networks.gateway.
+   */
+  readonly "gateway"?: V;
+  /**
+   * The log servers for this network.  Used in creating the DHCP network definition.  Assumed to be the DHCP server if not set.
+   *
+   * xCAT: networks.logservers.
+   */
+  readonly "logservers"?: V;
+  /**
+   * The network mask.
+   *
+   * xCAT: networks.mask.
+   */
+  readonly "mask"?: V;
+  /**
+   * The interface name of the management/service node facing this network.  !remote!<nicname> indicates a non-local network on a specific nic for relay DHCP.
+   *
+   * xCAT: networks.mgtifname.
+   */
+  readonly "mgtifname"?: V;
+  /**
+   * The default MTU for the network, If multiple networks are applied to the same nic on the SN and/or CN, the MTU shall be the same for those networks.
+   *
+   * xCAT: networks.mtu.
+   */
+  readonly "mtu"?: V;
+  /**
+   * A comma delimited list of DNS servers that each node in this network should use. This value will end up in the nameserver settings of the /etc/resolv.conf on each node in this network. If this attribute value is set to the IP address of an xCAT node, make sure DNS is running on it. In a hierarchical cluster, you can also set this attribute to "<xcatmaster>" to mean the DNS server for each node in this network should be the node that is managing it (either its service node or the management node).  Used in creating the DHCP network definition, and DNS configuration.
+   *
+   * xCAT: networks.nameservers.
+   */
+  readonly "nameservers"?: V;
+  /**
+   * The network address.
+   *
+   * xCAT: networks.net.
+   */
+  readonly "net"?: V;
+  /**
+   * A regular expression used to specify node name to network-specific hostname.  i.e. "/\z/-secondary/" would mean that the hostname of "n1" would be n1-secondary on this network.  By default, the nodename is assumed to equal the hostname, followed by nodename-interfacename.
+   *
+   * xCAT: networks.nodehostname.
+   */
+  readonly "nodehostname"?: V;
+  /**
+   * The ntp servers for this network.  Used in creating the DHCP network definition.  Assumed to be the DHCP server if not set.
+   *
+   * xCAT: networks.ntpservers.
+   */
+  readonly "ntpservers"?: V;
+  /**
+   * The IP address range used to dynamically assign static IPs to newly discovered nodes.  This should not overlap with the dynamicrange nor overlap with entities that were manually assigned static IPs.  The format for the attribute value is:    <startip>-<endip>.
+   *
+   * xCAT: networks.staticrange.
+   */
+  readonly "staticrange"?: V;
+  /**
+   * xCAT: networks.staticrangeincrement.
+   */
+  readonly "staticrangeincrement"?: V;
+  /**
+   * The TFTP server that is servicing this network.  If not set, the DHCP server is assumed.
+   *
+   * xCAT: networks.tftpserver.
+   */
+  readonly "tftpserver"?: V;
+  /**
+   * Any user-written notes.
+   *
+   * xCAT: networks.comments.
+   */
+  readonly "usercomment"?: V;
+  /**
+   * The vlan ID if this network is within a vlan.
+   *
+   * xCAT: networks.vlanid.
+   */
+  readonly "vlanid"?: V;
+}
+
+/** The attributes of xCAT's policy objects, with xCAT's own descriptions (Schema.pm); V is the value type. */
+export interface XcatPolicyAttributes<V> {
+  /**
+   * The list of commands that this rule applies to.  Default is "*" (all commands).
+   *
+   * xCAT: policy.commands.
+   */
+  readonly "commands"?: V;
+  /**
+   * The host from which users may issue the commands specified by this rule.  Default is "*" (all hosts). Only all or one host is supported
+   *
+   * xCAT: policy.host.
+   */
+  readonly "host"?: V;
+  /**
+   * The username that is allowed to perform the commands specified by this rule.  Default is "*" (all users).
+   *
+   * xCAT: policy.name.
+   */
+  readonly "name"?: V;
+  /**
+   * The Noderange that this rule applies to.  Default is "*" (all nodes). Not supported with the *def commands.
+   *
+   * xCAT: policy.noderange.
+   */
+  readonly "noderange"?: V;
+  /**
+   * A regular expression that matches the command parameters (everything except the noderange) that this rule applies to.  Default is "*" (all parameters). Not supported with the *def commands.
+   *
+   * xCAT: policy.parameters.
+   */
+  readonly "parameters"?: V;
+  /**
+   * Specifies how this rule should be applied.  Valid values are: allow, trusted. Allow will allow the user to run the commands. Any other value will deny the user access to the commands. Trusted means that once this client has been authenticated via the certificate, all other information that is sent (e.g. the username) is believed without question.  This authorization should only be given to the xcatd on the management node at this time.
+   *
+   * xCAT: policy.rule.
+   */
+  readonly "rule"?: V;
+  /**
+   * Time ranges that this command may be executed in.  This is not supported.
+   *
+   * xCAT: policy.time.
+   */
+  readonly "time"?: V;
+  /**
+   * Any user-written notes.
+   *
+   * xCAT: policy.comments.
+   */
+  readonly "usercomment"?: V;
+}

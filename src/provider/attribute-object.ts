@@ -20,7 +20,13 @@ import {
   publicAttributes,
   sameAttributes,
 } from "./attributes";
-import { type CheckOutcome, type CommonInputs, ResourceConflictError, type ResourceSpec } from "./spec";
+import {
+  ADOPT_ADVICE,
+  type CheckOutcome,
+  type CommonInputs,
+  ResourceConflictError,
+  type ResourceSpec,
+} from "./spec";
 import {
   attributeMapProblems,
   booleanProblems,
@@ -273,8 +279,7 @@ export function attributeObjectSpec(
       // Values are not shown: some may be secrets, and xCAT has them for anyone who looks.
       throw new ResourceConflictError(
         `${definition.kind}: the ${definition.what} '${name}' already exists in xCAT with different values for ` +
-          `${conflicts.map((attribute) => `'${attribute}'`).join(", ")}. Nothing was changed. Set adopt: true to ` +
-          `take it under management and make it match the program, or choose another name.`,
+          `${conflicts.map((attribute) => `'${attribute}'`).join(", ")}. Nothing was changed. ${ADOPT_ADVICE}, or choose another name.`,
       );
     }
     if (differing.length === 0) return reported;

@@ -56,6 +56,16 @@ export interface ResourceSpec<Inputs extends CommonInputs, Outputs extends Commo
   delete(client: XcatClient, id: string, olds: Outputs): Promise<void>;
 }
 
+/**
+ * The advice of every "already exists with other values" conflict. Adopting is only right for an
+ * object made outside the program: when another resource of the same program claims the object,
+ * adopting makes both manage it, and deleting either deletes it.
+ */
+export const ADOPT_ADVICE =
+  "First check that no other resource of this program claims the same object (then remove one of " +
+  "them instead). If it was made outside the program, set adopt: true to take it under management " +
+  "and make it match the program";
+
 /** Raised when the program asks for something the server state does not allow (e.g. adopt needed). */
 export class ResourceConflictError extends Error {
   constructor(message: string) {

@@ -153,6 +153,20 @@ describe("TLS", () => {
     expect(emu.stats().total).toBe(0);
   });
 
+  it("recognises an http:// URL to an HTTPS server at once and says to use https://", async () => {
+    const { emu } = await plain({ https: true });
+    const client = connect(emu, { url: emu.url.replace(/^https:/, "http:"), retry: { minDelayMs: 500 } });
+    open.push(client);
+    const started = performance.now();
+    const error = await client.nodes.list().catch((e: unknown) => e);
+    expect(isTlsError(error)).toBe(true);
+    expect((error as Error).message).toContain(`use https:// instead: ${emu.url}`);
+    // No retries: the first closed connection and one TLS handshake settle it.
+    expect(client.metrics()).toMatchObject({ requests: 1, retries: 0 });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(emu.stats().total).toBe(0);
+  });
+
   it("verifies with the CA as PEM text or as a file, or skips verification when told to", async () => {
     const { emu } = await plain({ https: true });
     const pem = emu.caCertPem ?? "";

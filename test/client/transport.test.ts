@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { isNetworkError, isTimeoutError, XcatClient } from "../../src/client";
+import { isNetworkError, isTimeoutError, isXcatError, XcatClient } from "../../src/client";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -94,6 +94,40 @@ describe("transport", () => {
     const c = client(url);
     expect(await c.nodes.list()).toEqual(["n01"]);
     expect(c.metrics().retries).toBe(1);
+  });
+
+  it("says the service lives at /xcatws when the URL's path leads to the web server's own 404 page", async () => {
+    // Apache's page for a path nothing serves (e.g. /xcat instead of /xcatws on a management node).
+    let hits = 0;
+    const { url } = await serve((req, res) => {
+      hits += 1;
+      res.writeHead(404, { "content-type": "text/html; charset=iso-8859-1" });
+      res.end(
+        '<!DOCTYPE HTML PUBLIC "-//IETF//DTD HTML 2.0//EN">\n<html><head>\n<title>404 Not Found</title>\n' +
+          `</head><body>\n<h1>Not Found</h1>\n<p>The requested URL ${req.url} was not found on this server.</p>\n</body></html>\n`,
+      );
+    });
+    const c = client(`${url}/xcat`, { token: undefined, username: "root", password: "pw-404" });
+    const error = await c.nodes.list().catch((e: unknown) => e);
+    expect(isXcatError(error) && error.status).toBe(404);
+    const message = (error as Error).message;
+    expect(message).toContain(`${url}/xcat/tokens is not xCAT's REST service`);
+    expect(message).toContain(`the URL should be ${url}/xcatws`);
+    expect(message).not.toContain("pw-404");
+    expect(hits).toBe(1);
+  });
+
+  it("keeps xcatws's own 404 as it is (no advice about the path)", async () => {
+    const { url } = await serve((_req, res) =>
+      json(res, 404, { error: "Unsupported resource.", errorcode: "2" }),
+    );
+    const error = await client(url)
+      .nodes.list()
+      .catch((e: unknown) => e);
+    expect(isXcatError(error) && error.status).toBe(404);
+    expect((error as Error).message).toBe(
+      'GET /xcatws/nodes failed: 404 errorcode=2 "Unsupported resource."',
+    );
   });
 
   it("reports a refused connection as a network error after retrying", async () => {

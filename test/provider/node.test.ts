@@ -96,7 +96,7 @@ describe("xcat:Node provider", () => {
     await h.admin.nodes.update("cn001", { ip: "10.0.0.50" });
     const before = h.emulator.state.snapshot();
     await expect(h.createChecked(KIND, cn001)).rejects.toThrow(
-      /already exists in xCAT with different values for 'ip'.*adopt: true/,
+      /already exists in xCAT with different values for 'ip'.*check that no other resource of this program claims the same object.*adopt: true/,
     );
     expect(h.emulator.state.snapshot()).toBe(before);
 

@@ -5,6 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { isSecretAttribute, splitSecretAttributes } from "../attributes";
 import { isPlainObject } from "../validation";
+import { claimObject } from "./object-claims";
 
 /**
  * Where to reach xCAT, for programs that manage more than one management node. Without it a
@@ -126,9 +127,9 @@ export function attributeObjectProps(
  * defaults to the Pulumi resource name, and changing it replaces the object; only the given
  * attributes are managed; `adopt` takes over an existing object whose values differ.
  */
-export interface NamedObjectArgs<AttributeName extends string> {
+export interface NamedObjectArgs<Attributes> {
   readonly name?: pulumi.Input<string>;
-  readonly attributes: pulumi.Input<Partial<Record<AttributeName, pulumi.Input<string>>>>;
+  readonly attributes: pulumi.Input<Attributes>;
   readonly adopt?: pulumi.Input<boolean>;
   readonly connection?: pulumi.Input<ConnectionArgs>;
 }
@@ -164,5 +165,10 @@ export abstract class AttributeObjectResource extends pulumi.dynamic.Resource {
       "xcat",
       type,
     );
+    // Resource.get only reads: it claims nothing.
+    if (!opts?.id) {
+      const objectName = (own.name ?? own.priority) as pulumi.Input<string> | undefined;
+      claimObject(this, `xcat:${type}`, name, type.toLowerCase(), objectName, args.connection);
+    }
   }
 }

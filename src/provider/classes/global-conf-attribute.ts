@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { thinProvider } from "../thin-provider";
 import { type ConnectionArgs, connectionInput, resourceOptions } from "./common";
+import { claimObject } from "./object-claims";
 
 const provider = thinProvider("xcat:GlobalConfAttribute");
 
@@ -40,6 +41,16 @@ export class GlobalConfAttribute extends pulumi.dynamic.Resource {
       "xcat",
       "GlobalConfAttribute",
     );
+    if (!opts?.id) {
+      claimObject(
+        this,
+        "xcat:GlobalConfAttribute",
+        name,
+        "site attribute",
+        args.name ?? name,
+        args.connection,
+      );
+    }
   }
 
   /** Reads a site attribute by its name. */

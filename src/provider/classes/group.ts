@@ -1,12 +1,15 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { XcatGroupAttributeName } from "../../contract/xcat-schema.generated";
+import type { XcatGroupAttributes } from "../../contract/xcat-schema.generated";
 import { thinProvider } from "../thin-provider";
 import { type AttributeObjectArgs, AttributeObjectResource, type NamedObjectArgs } from "./common";
 
 const provider = thinProvider("xcat:Group");
 
 /** Inputs of {@link Group}: its name and the attributes member nodes inherit (mgt, netboot, provmethod, …). */
-export type GroupArgs = NamedObjectArgs<XcatGroupAttributeName>;
+export type GroupArgs = NamedObjectArgs<GroupAttributes>;
+
+/** The attributes of a group, as xCAT's schema defines and describes them. */
+export interface GroupAttributes extends XcatGroupAttributes<pulumi.Input<string>> {}
 
 /**
  * Group-level attributes that member nodes inherit. Membership comes from the nodes' `groups`.

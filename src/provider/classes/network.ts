@@ -1,9 +1,13 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { XcatNetworkAttributeName } from "../../contract/xcat-schema.generated";
+import type { XcatNetworkAttributes } from "../../contract/xcat-schema.generated";
 import { thinProvider } from "../thin-provider";
 import { type AttributeObjectArgs, AttributeObjectResource, type ConnectionArgs } from "./common";
 
 const provider = thinProvider("xcat:Network");
+
+/** The attributes of a network (net and mask aside), as xCAT's schema defines and describes them. */
+export interface NetworkAttributes
+  extends Omit<XcatNetworkAttributes<pulumi.Input<string>>, "net" | "mask"> {}
 
 /** Inputs of {@link Network}. */
 export interface NetworkArgs {
@@ -14,9 +18,7 @@ export interface NetworkArgs {
   /** The netmask, e.g. "255.255.0.0". */
   readonly mask: pulumi.Input<string>;
   /** gateway, mgtifname, dhcpserver, tftpserver, nameservers, dynamicrange, domain, mtu, … */
-  readonly attributes?: pulumi.Input<
-    Partial<Record<Exclude<XcatNetworkAttributeName, "net" | "mask">, pulumi.Input<string>>>
-  >;
+  readonly attributes?: pulumi.Input<NetworkAttributes>;
   /** Take over a network that already exists with other values, and make it match. */
   readonly adopt?: pulumi.Input<boolean>;
   readonly connection?: pulumi.Input<ConnectionArgs>;

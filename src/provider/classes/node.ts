@@ -1,9 +1,12 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { XcatNodeAttributeName } from "../../contract/xcat-schema.generated";
+import type { XcatNodeAttributes } from "../../contract/xcat-schema.generated";
 import { thinProvider } from "../thin-provider";
 import { type AttributeObjectArgs, AttributeObjectResource, type ConnectionArgs } from "./common";
 
 const provider = thinProvider("xcat:Node");
+
+/** The attributes of a node (groups aside), as xCAT's schema defines and describes them. */
+export interface NodeAttributes extends Omit<XcatNodeAttributes<pulumi.Input<string>>, "groups"> {}
 
 /** Inputs of {@link Node}. */
 export interface NodeArgs {
@@ -16,9 +19,7 @@ export interface NodeArgs {
    * the ones given are managed; removing one clears it in xCAT. Password attributes are stored
    * as secrets.
    */
-  readonly attributes?: pulumi.Input<
-    Partial<Record<Exclude<XcatNodeAttributeName, "groups">, pulumi.Input<string>>>
-  >;
+  readonly attributes?: pulumi.Input<NodeAttributes>;
   /** Take over a node that already exists with other values, and make it match the program. */
   readonly adopt?: pulumi.Input<boolean>;
   readonly connection?: pulumi.Input<ConnectionArgs>;

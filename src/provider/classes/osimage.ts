@@ -1,12 +1,15 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { XcatOsimageAttributeName } from "../../contract/xcat-schema.generated";
+import type { XcatOsimageAttributes } from "../../contract/xcat-schema.generated";
 import { thinProvider } from "../thin-provider";
 import { type AttributeObjectArgs, AttributeObjectResource, type NamedObjectArgs } from "./common";
 
 const provider = thinProvider("xcat:Osimage");
 
 /** Inputs of {@link Osimage}: its name and attributes (imagetype, provmethod, profile, osvers, osarch, template, pkglist, …). */
-export type OsimageArgs = NamedObjectArgs<XcatOsimageAttributeName>;
+export type OsimageArgs = NamedObjectArgs<OsimageAttributes>;
+
+/** The attributes of an OS image, as xCAT's schema defines and describes them. */
+export interface OsimageAttributes extends XcatOsimageAttributes<pulumi.Input<string>> {}
 
 /**
  * An xCAT OS image definition (`mkdef -t osimage`). Id: the image name.

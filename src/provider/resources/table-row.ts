@@ -6,7 +6,7 @@
 import type { XcatClient } from "../../client";
 import { tableSchema } from "../../contract/schema";
 import { attributeChanges, differingAttributes, managedValues, sameAttributes } from "../attributes";
-import { type CommonInputs, ResourceConflictError, type ResourceSpec } from "../spec";
+import { ADOPT_ADVICE, type CommonInputs, ResourceConflictError, type ResourceSpec } from "../spec";
 import {
   booleanProblems,
   connectionProblems,
@@ -118,8 +118,7 @@ export const tableRowSpec: ResourceSpec<TableRowInputs, TableRowOutputs> = {
       if (differing.length > 0 && !inputs.adopt) {
         throw new ResourceConflictError(
           `xcat:TableRow: the row ${id} already exists with different values for ` +
-            `${differing.map((column) => `'${column}'`).join(", ")}. Nothing was changed. Set adopt: true to take ` +
-            "it under management and make it match the program.",
+            `${differing.map((column) => `'${column}'`).join(", ")}. Nothing was changed. ${ADOPT_ADVICE}.`,
         );
       }
       if (differing.length > 0) {

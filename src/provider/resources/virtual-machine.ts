@@ -8,7 +8,7 @@
  * inventory lists them ("Disk vda: 20 GB"). A guest with no disks is taken as not existing.
  */
 import { isNotFound, type XcatClient } from "../../client";
-import { type CommonInputs, ResourceConflictError, type ResourceSpec } from "../spec";
+import { ADOPT_ADVICE, type CommonInputs, ResourceConflictError, type ResourceSpec } from "../spec";
 import {
   booleanProblems,
   connectionProblems,
@@ -192,7 +192,7 @@ export const virtualMachineSpec: ResourceSpec<VirtualMachineInputs, VirtualMachi
       if (differing.length > 0 && !inputs.adopt) {
         throw new ResourceConflictError(
           `xcat:VirtualMachine: the node '${inputs.node}' already has a guest with different ${differing.join(", ")}. ` +
-            "Nothing was changed. Set adopt: true to take it under management and make it match the program.",
+            `Nothing was changed. ${ADOPT_ADVICE}.`,
         );
       }
       const reason = diskReplaceReason(

@@ -90,4 +90,20 @@ describe("bad input in whole JavaScript programs fails pulumi preview clearly", 
     expect(emulator.stats().total).toBe(0);
     expect(emulator.state.snapshot()).toBe(snapshot);
   });
+
+  // Issue 16, item 6: two resources claiming one node fail the program, naming both, before the
+  // engine registers the second one or sends anything; the name may be an Output.
+  it("node-claimed-twice", async () => {
+    const preview = await workspace.run(["preview", "--config", "case=node-claimed-twice"], {
+      allowFailure: true,
+    });
+    const output = outputOf(preview);
+    expect(preview.exitCode).not.toBe(0);
+    expect(output).toContain(
+      `xcat:Node resources 'cn10' and 'cn10-again' both manage the node 'cn10' on ${emulator.url}`,
+    );
+    expect(output).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+    expect(emulator.stats().total).toBe(0);
+    expect(emulator.state.snapshot()).toBe(snapshot);
+  });
 });
