@@ -54,8 +54,11 @@ describe("examples/adopt-existing", () => {
       osarch: "x86_64",
     });
     const ws = await workspaceFor("adopt-existing");
+    await ws.setConfig("bmcPassword", "legacy-bmc-secret", { secret: true });
 
-    expect(await ws.up()).toEqual({ create: 3 }); // the stack, the node and the network; the image is only read
+    // The stack, the rack's group, the node and the network; the image is only read.
+    expect(await ws.up()).toEqual({ create: 4 });
+    expect(emulator.state.getObject("group", "legacy")).toMatchObject({ mgt: "ipmi", bmcusername: "ADMIN" });
     const node = await admin.nodes.get("legacy01");
     expect(node).toMatchObject({ ip: "10.9.0.1", usercomment: "racked by hand in 2019" }); // kept, not re-created
     expect((await admin.networks.get("legacy-net")).gateway).toBe("10.9.0.254");
@@ -65,13 +68,15 @@ describe("examples/adopt-existing", () => {
       siteImageVersion: "rhels8.8",
       legacyNetGateway: "10.9.0.254",
     });
-    expect((await ws.preview()).changeSummary).toEqual({ same: 3 }); // the read image is not counted
+    expect((await ws.preview()).changeSummary).toEqual({ same: 4 }); // the read image is not counted
 
-    await ws.destroy();
-    expect(await admin.nodes.list()).toEqual([]);
-    expect(await admin.networks.list()).toEqual([]);
+    // A group with mgt and a BMC account clears them together (issue 16, item 1).
+    expect(await ws.destroy()).toEqual({ delete: 4, discard: 1 }); // the read image is discarded, not deleted
+    expect(emulator.state.listObjects("node")).toEqual([]);
+    expect(emulator.state.listObjects("group")).toEqual([]);
+    expect(emulator.state.listObjects("network")).toEqual([]);
     // Read with get, never managed: destroy leaves it.
-    expect(await admin.osimages.list()).toEqual(["rhels8.8-x86_64-install-compute"]);
+    expect(emulator.state.listObjects("osimage")).toEqual(["rhels8.8-x86_64-install-compute"]);
   });
 });
 
