@@ -11,6 +11,7 @@
  */
 import { isAlreadyExists, isNotFound, type XcatClient } from "../client";
 import type { ObjectType } from "../contract/schema";
+import { attributeValueProblems } from "./attribute-values";
 import {
   attributeChanges,
   differingAttributes,
@@ -137,10 +138,10 @@ export function attributeObjectSpec(
         if (field.required) add(field.input, [`${field.input} is required for a ${definition.what}`]);
       } else if (!isUnknown(value)) add(field.input, field.problems(value));
     }
-    add(
-      "attributes",
-      attributeMapProblems(news.attributes, "attributes", definition.objectType, fieldAttributes),
-    );
+    add("attributes", [
+      ...attributeMapProblems(news.attributes, "attributes", definition.objectType, fieldAttributes),
+      ...attributeValueProblems(news.attributes, "attributes", definition.objectType, isUnknown),
+    ]);
     add(
       "secretAttributes",
       attributeMapProblems(news.secretAttributes, "secretAttributes", definition.objectType, fieldAttributes),
