@@ -5,9 +5,29 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { isTlsError } from "../client";
+import { isSecretAttribute } from "./attributes";
 import type { ConnectionInput } from "./config";
 import { clientFor, configureProcess } from "./process-context";
 import { type CommonInputs, PartialFailureError, type ResourceSpec } from "./spec";
+import { type InputFailure, isPlainObject } from "./validation";
+
+/** Inputs whose whole value is secret: a password's, a connection's (password or token). */
+const SECRET_INPUTS = new Set(["secretAttributes", "connection"]);
+
+/**
+ * The failure as the engine should get it. The engine prints a failure's property together with
+ * its value, even a secret one ("property secretAttributes value {map[bmcpasword:{…}]} has a
+ * problem"), so a failure on an input that holds a password is given without its property: the
+ * engine then prints only the reason, which names the field itself.
+ */
+function withoutSecretValue(failure: InputFailure, inputs: Readonly<Record<string, unknown>>): InputFailure {
+  const value = inputs[failure.property];
+  const holdsSecret =
+    SECRET_INPUTS.has(failure.property) ||
+    isSecretAttribute(failure.property) ||
+    (isPlainObject(value) && Object.keys(value).some(isSecretAttribute));
+  return holdsSecret ? { property: "", reason: failure.reason } : failure;
+}
 
 /** Keys the dynamic-provider host adds to inputs and outputs (the serialized provider). */
 const isHostKey = (key: string) => key.startsWith("__");
@@ -90,8 +110,10 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
     },
 
     async check(_olds, news) {
-      const outcome = spec.check(withoutHostKeys(news));
-      if ("failures" in outcome) return { failures: [...outcome.failures] };
+      const inputs = withoutHostKeys(news);
+      const outcome = spec.check(inputs);
+      if ("failures" in outcome)
+        return { failures: outcome.failures.map((f) => withoutSecretValue(f, inputs)) };
       return { inputs: outcome.inputs };
     },
 

@@ -6,6 +6,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
 import { isSecretAttribute } from "../../src/provider/attributes";
 import { attributeInputs } from "../../src/provider/classes/common";
+import { makeProvider } from "../../src/provider/make-provider";
+import { nodeSpec } from "../../src/provider/resources/node";
 import { attributeMapProblems, connectionProblems } from "../../src/provider/validation";
 
 const SECRET_VALUE = "Xyzzy-9f3c-bmc";
@@ -77,6 +79,22 @@ describe("password-like attributes in messages and inputs", () => {
     expect(connectionProblems({ url: "https://mn1", password: 271828, token: ["x9"] })).toEqual([
       "connection.password must be a string, got a number",
       "connection.token must be a string, got an array",
+    ]);
+  });
+
+  it("gives the engine no property to print the value of, on a failure about a password", async () => {
+    // The engine prints a failure's property with its value, secret or not.
+    const provider = makeProvider(nodeSpec);
+    const result = await provider.check?.(
+      {},
+      { name: "cn04", groups: ["all"], attributes: {}, secretAttributes: { bmcpasword: SECRET_VALUE } },
+    );
+    expect(result?.failures).toEqual([
+      {
+        property: "",
+        reason:
+          "secretAttributes: 'bmcpasword' is not a node attribute in xCAT's schema (did you mean 'bmcpassword'?)",
+      },
     ]);
   });
 });
