@@ -26,6 +26,11 @@ const cases = {
   "vm-zero-cpus": () =>
     new xcat.VirtualMachine("vm01", { node: "vm01", cpus: 0, memoryMiB: 2048, disksGiB: [20] }),
   "site-empty-value": () => new xcat.GlobalConfAttribute("domain", { value: "" }),
+  // An address no cluster can use (172.20.1.300), refused at preview naming the field.
+  "node-bad-ip": () => new xcat.Node("cn05", { groups: ["all"], attributes: { ip: "172.20.1.300" } }),
+  // A misspelt password attribute: refused with a hint, its value never printed nor stored.
+  "node-misspelt-password": () =>
+    new xcat.Node("cn04", { groups: ["all"], attributes: { mgt: "ipmi", bmcpasword: "Xyzzy-9f3c-bmc" } }),
 };
 
 const chosen = new pulumi.Config().require("case");

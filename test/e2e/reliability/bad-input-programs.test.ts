@@ -11,6 +11,9 @@ import { type RunningEmulator, startEmulator } from "../../../src/emulator";
 import { PulumiWorkspace } from "../support/pulumi-workspace";
 import { outputOf, REST_PASSWORD } from "./support";
 
+/** The value examples/bad-input gives its misspelt `bmcpasword` attribute. */
+const MISSPELT_PASSWORD_VALUE = "Xyzzy-9f3c-bmc";
+
 interface ProgramCase {
   /** The program's `case` config (see examples/bad-input/index.js). */
   readonly name: string;
@@ -35,6 +38,8 @@ const CASES: readonly ProgramCase[] = [
   { name: "tablerow-wrong-keys", resource: "route-y", type: "xcat:TableRow", message: /keys must be exactly the key columns of table 'routes' \(routename\)/ },
   { name: "vm-zero-cpus", resource: "vm01", type: "xcat:VirtualMachine", message: /cpus must be a positive whole number, got number 0/ },
   { name: "site-empty-value", resource: "domain", type: "xcat:GlobalConfAttribute", message: /value must not be empty/ },
+  { name: "node-bad-ip", resource: "cn05", type: "xcat:Node", message: /attributes: ip '172\.20\.1\.300' is not an IP address/ },
+  { name: "node-misspelt-password", resource: "cn04", type: "xcat:Node", message: /'bmcpasword' is not a node attribute.*did you mean 'bmcpassword'/ },
 ];
 
 describe("bad input in whole JavaScript programs fails pulumi preview clearly", () => {
@@ -83,5 +88,18 @@ describe("bad input in whole JavaScript programs fails pulumi preview clearly", 
     expect(output).not.toMatch(/TypeError|ReferenceError|Unhandled|panic:/);
     expect(emulator.stats().total).toBe(0);
     expect(emulator.state.snapshot()).toBe(snapshot);
+    expect(output).not.toContain(MISSPELT_PASSWORD_VALUE);
+  });
+
+  it("never prints nor stores the value of a misspelt password attribute, even from up (issue 16, item 2)", async () => {
+    const up = await workspace.run(["up", "--yes", "--config", "case=node-misspelt-password"], {
+      allowFailure: true,
+    });
+    expect(up.exitCode).not.toBe(0);
+    expect(outputOf(up)).toMatch(/did you mean 'bmcpassword'/);
+    expect(outputOf(up)).not.toContain(MISSPELT_PASSWORD_VALUE);
+    const exported = await workspace.run(["stack", "export"]);
+    expect(exported.stdout).not.toContain(MISSPELT_PASSWORD_VALUE);
+    expect(emulator.stats().total).toBe(0);
   });
 });
