@@ -9,6 +9,7 @@
 // .pulumi-state/ and is recreated. Options:
 //   --racks N --nodes-per-rack N --vms N   cluster size (default 2 x 16, 4 VMs)
 //   --keep-emulator                        leave the emulator running at the end (Ctrl-C stops it)
+//   --destroy                              end with `pulumi destroy --yes`, as a CI job tears its lab down
 // PULUMI_XCAT_DEMO_STATE=<dir> puts the state elsewhere and PULUMI_XCAT_DEMO_STACK=<name> names
 // the stack (default "demo"; its config file is Pulumi.<name>.yaml at the root, ignored by git).
 import { spawn, spawnSync } from "node:child_process";
@@ -28,6 +29,7 @@ const { values: args } = parseArgs({
     "nodes-per-rack": { type: "string", default: "16" },
     vms: { type: "string", default: "4" },
     "keep-emulator": { type: "boolean", default: false },
+    destroy: { type: "boolean", default: false },
   },
 });
 
@@ -148,6 +150,20 @@ try {
 
   const outputs = JSON.parse(pulumi(["stack", "output", "--json"], { capture: true }));
   const requests = (await client.nodes.list()).length;
+
+  if (args.destroy) {
+    step("pulumi destroy: tearing the lab down, as a CI job would");
+    pulumi(["destroy", "--yes", "--non-interactive", "--skip-preview"]);
+    const left = {
+      nodes: await client.nodes.list(),
+      groups: await client.groups.list(),
+      networks: await client.networks.list(),
+      osimages: await client.osimages.list(),
+    };
+    const count = Object.values(left).reduce((sum, names) => sum + names.length, 0);
+    console.log(`xCAT now holds ${count} of the lab's objects: ${JSON.stringify(left)}`);
+    if (count > 0) throw new Error("destroy left objects in xCAT");
+  }
   await client.close();
 
   step("Done");
@@ -163,15 +179,19 @@ try {
   console.log(
     `xCAT now lists ${requests} nodes; images: ${outputs.images.install}, ${outputs.images.netboot}.`,
   );
-  console.log("\nKeep exploring (the emulator keeps its data in the demo state):");
-  console.log(
-    `  npm run emulator -- --port ${new URL(emulator.url).port} --data ${join(stateDir, "xcat-emulator.sqlite")}`,
-  );
-  console.log("  then, in another shell: npm run pulumi -- stack output    # or preview, refresh, up");
-  console.log("Tear it down (with the emulator running): npm run pulumi -- destroy --yes");
-  if (args["keep-emulator"]) {
-    console.log(`\nThe emulator keeps running at ${emulator.url}; Ctrl-C stops it.`);
-    await new Promise((resolvePromise) => emulator.child.on("exit", resolvePromise));
+  if (args.destroy) {
+    console.log("Then it destroyed the lab: xCAT holds none of its objects.");
+  } else {
+    console.log("\nKeep exploring (the emulator keeps its data in the demo state):");
+    console.log(
+      `  npm run emulator -- --port ${new URL(emulator.url).port} --data ${join(stateDir, "xcat-emulator.sqlite")}`,
+    );
+    console.log("  then, in another shell: npm run pulumi -- stack output    # or preview, refresh, up");
+    console.log("Tear it down (with the emulator running): npm run pulumi -- destroy --yes");
+    if (args["keep-emulator"]) {
+      console.log(`\nThe emulator keeps running at ${emulator.url}; Ctrl-C stops it.`);
+      await new Promise((resolvePromise) => emulator.child.on("exit", resolvePromise));
+    }
   }
 } catch (error) {
   console.error(`\ndemo failed: ${error.message}`);

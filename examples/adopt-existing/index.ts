@@ -5,14 +5,28 @@
 //   match the program; attributes the program does not declare are left as they are. Without
 //   adopt, Pulumi would refuse (an identical object is taken either way).
 // - `Resource.get` reads an object without managing it: destroy leaves it alone.
+import * as pulumi from "@pulumi/pulumi";
 import * as xcat from "pulumi-xcat";
 
-// Racked and defined by hand years ago; the program now owns its addresses.
-const legacyNode = new xcat.Node("legacy01", {
-  groups: ["legacy", "all"],
-  attributes: { mgt: "ipmi", ip: "10.9.0.1", bmc: "10.9.1.1" },
-  adopt: true,
+// The legacy rack's BMC account, set once on its group (stack config bmcPassword, secret).
+const legacyRack = new xcat.Group("legacy", {
+  attributes: {
+    mgt: "ipmi",
+    bmcusername: "ADMIN",
+    bmcpassword: new pulumi.Config().requireSecret("bmcPassword"),
+  },
 });
+
+// Racked and defined by hand years ago; the program now owns its addresses.
+const legacyNode = new xcat.Node(
+  "legacy01",
+  {
+    groups: ["legacy", "all"],
+    attributes: { mgt: "ipmi", ip: "10.9.0.1", bmc: "10.9.1.1" },
+    adopt: true,
+  },
+  { dependsOn: [legacyRack] },
+);
 
 const legacyNet = new xcat.Network("legacy-net", {
   net: "10.9.0.0",

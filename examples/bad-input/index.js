@@ -10,9 +10,6 @@ const cases = {
   "node-name-comma": () => new xcat.Node("cn-pair", { name: "cn01,cn02", groups: ["all"] }),
   "node-groups-string": () => new xcat.Node("cn01", { groups: "compute" }),
   "node-unknown-attribute": () => new xcat.Node("cn02", { groups: ["all"], attributes: { mgmt: "ipmi" } }),
-  // A misspelled password: refused with a did-you-mean, its value never printed (issue 16 item 2).
-  "node-misspelled-password": () =>
-    new xcat.Node("cn04", { groups: ["all"], attributes: { bmcpasword: "not-a-real-password-0451" } }),
   "node-attributes-string": () => new xcat.Node("cn03", { groups: ["all"], attributes: "mgt=ipmi" }),
   "network-mask": () => new xcat.Network("mgmt", { net: "10.0.0.0", mask: "255.0.255.0" }),
   "network-host-bits": () => new xcat.Network("ib0", { net: "10.3.0.1", mask: "255.255.255.0" }),
@@ -34,6 +31,11 @@ const cases = {
     new xcat.Node("cn10", { groups: ["all"] });
     new xcat.Node("cn10-again", { name: pulumi.output("cn10"), groups: ["compute", "all"] });
   },
+  // An address no cluster can use (172.20.1.300), refused at preview naming the field.
+  "node-bad-ip": () => new xcat.Node("cn05", { groups: ["all"], attributes: { ip: "172.20.1.300" } }),
+  // A misspelt password attribute: refused with a hint, its value never printed nor stored.
+  "node-misspelt-password": () =>
+    new xcat.Node("cn04", { groups: ["all"], attributes: { mgt: "ipmi", bmcpasword: "Xyzzy-9f3c-bmc" } }),
 };
 
 const chosen = new pulumi.Config().require("case");

@@ -100,7 +100,9 @@ const service = new xcat.Group("service", {
     arch: "x86_64",
     netboot: "xnba",
     provmethod: installImage.name,
+    // The BMC account on the group, as most sites set it: destroy clears it together with mgt.
     bmcusername: "ADMIN",
+    bmcpassword: bmcPassword,
   },
 });
 

@@ -11,6 +11,7 @@
  */
 import { isAlreadyExists, isNotFound, type XcatClient } from "../client";
 import type { ObjectType } from "../contract/schema";
+import { attributeValueProblems } from "./attribute-values";
 import {
   adoptionChanges,
   attributeChanges,
@@ -155,13 +156,10 @@ export function attributeObjectSpec(
         if (field.required) add(field.input, [`${field.input} is required for a ${definition.what}`]);
       } else if (!isUnknown(value)) add(field.input, field.problems(value));
     }
-    add(
-      "attributes",
-      attributeMapProblems(news.attributes, "attributes", definition.objectType, fieldAttributes),
-    );
-    // No property: the engine prints a named property's whole value next to the reason, and
-    // prints a secret's value too (measured with pulumi v3.259.0), so these failures name the
-    // field in their reason only.
+    add("attributes", [
+      ...attributeMapProblems(news.attributes, "attributes", definition.objectType, fieldAttributes),
+      ...attributeValueProblems(news.attributes, "attributes", definition.objectType, isUnknown),
+    ]);
     add(
       "",
       attributeMapProblems(news.secretAttributes, "secretAttributes", definition.objectType, fieldAttributes),

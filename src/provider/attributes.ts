@@ -2,23 +2,64 @@
  * Pure helpers for xCAT attribute maps as the resources manage them: which attributes are
  * secrets, what an update must send, and how managed values compare with what xCAT reports.
  */
+import { type ObjectType, objectAttributes, tableNames, tableSchema } from "../contract/schema";
+import { editDistance } from "./edit-distance";
 
 /**
- * Parts of a name that make an attribute password-like. xCAT's own secrets are bmcpassword,
- * password, passwd.*, iscsipassword, snmppassword, domainadminpassword and the PDU's SNMPv3
- * authkey/privkey (pdu.authkey, pdu.privkey in Schema.pm); the loose parts ("pas" + "w", "psw",
- * "pwd", a trailing "pw", "secret", "token") also catch the misspellings a user makes of them
- * (bmcpasword, bmcpaswd, bmcpswd, bmcpw), so a misspelled secret is never printed or stored in
- * plain text either. A false positive only hides a value; a false negative would leak one.
+ * Name parts that mark a password, case-insensitive: "pass" (password, passwd, passw…), "pasw"
+ * (pasword), "psw", "pwd", a trailing "pw" (bmcpw), "secret", "token", and the PDU's SNMPv3
+ * "authkey"/"privkey" (pdu.authkey, pdu.privkey in Schema.pm). Every xCAT attribute or column containing "pass" holds a password
+ * (bmcpassword, passwd.HMC, iscsipassword, snmppassword, vidpassword, sshpassword…), so the wider
+ * part costs no ordinary attribute its readability.
  */
-const SECRET_NAME = /pass|pasw|psw|pwd|pw$|secret|token|authkey|privkey/i;
+const PASSWORD_PARTS = /pass|pasw|psw|pwd|pw$|secret|token|authkey|privkey/i;
+
+const OBJECT_TYPES: readonly ObjectType[] = [
+  "node",
+  "group",
+  "osimage",
+  "network",
+  "policy",
+  "site",
+  "route",
+];
+
+let knownNames: { all: ReadonlySet<string>; passwords: readonly string[] } | undefined;
 
 /**
- * Whether an attribute is password-like (see SECRET_NAME): its value goes to `secretAttributes`,
- * is encrypted in the state and never appears in a message or a log.
+ * Every attribute and column name xCAT's schema knows (all object types and tables), and among
+ * them the password ones, lower-cased, for the misspelling rule. Built on first use.
+ */
+function schemaNames(): { all: ReadonlySet<string>; passwords: readonly string[] } {
+  if (!knownNames) {
+    const all = new Set([
+      ...OBJECT_TYPES.flatMap((type) => [...objectAttributes(type).keys()]),
+      ...tableNames().flatMap((table) => tableSchema(table)?.columns ?? []),
+    ]);
+    const passwords = [...all].filter((name) => PASSWORD_PARTS.test(name)).map((name) => name.toLowerCase());
+    knownNames = { all, passwords };
+  }
+  return knownNames;
+}
+
+/**
+ * Whether an attribute holds a password, so that its value goes to the secret inputs (encrypted
+ * in the state, [secret] in diffs) and is never printed, not even in an error about the name.
+ *
+ * The rule covers misspellings, since a misspelt password attribute still carries a password:
+ * - a name containing a password part (see PASSWORD_PARTS), or
+ * - a name xCAT does not know that is within edit distance 2 of one of xCAT's password
+ *   attributes ("bmcpsasword", "iscsipasswrod", "bmcpasswdr"). Distance 2 is the did-you-mean
+ *   distance of the validation, so every misspelling that gets a password hint is a secret; a name
+ *   xCAT knows is never taken for a misspelling (no known ordinary attribute is that close anyway).
+ * A false positive only hides a value; a false negative prints a password, so the rule errs wide.
  */
 export function isSecretAttribute(name: string): boolean {
-  return SECRET_NAME.test(name);
+  if (PASSWORD_PARTS.test(name)) return true;
+  const { all, passwords } = schemaNames();
+  if (all.has(name)) return false;
+  const lower = name.toLowerCase();
+  return passwords.some((password) => editDistance(lower, password, 3) <= 2);
 }
 
 /** Splits a map into its secret and its ordinary attributes. */

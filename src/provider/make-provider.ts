@@ -5,10 +5,29 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { isTlsError } from "../client";
+import { isSecretAttribute } from "./attributes";
 import type { ConnectionInput } from "./config";
 import { checkConnectionOnce, clientFor, configureProcess } from "./process-context";
 import { type CommonInputs, PartialFailureError, type ResourceSpec } from "./spec";
-import { isUnknown } from "./validation";
+import { type InputFailure, isPlainObject, isUnknown } from "./validation";
+
+/** Inputs whose whole value is secret: a password's, a connection's (password or token). */
+const SECRET_INPUTS = new Set(["secretAttributes", "connection"]);
+
+/**
+ * The failure as the engine should get it. The engine prints a failure's property together with
+ * its value, even a secret one ("property secretAttributes value {map[bmcpasword:{…}]} has a
+ * problem"), so a failure on an input that holds a password is given without its property: the
+ * engine then prints only the reason, which names the field itself.
+ */
+function withoutSecretValue(failure: InputFailure, inputs: Readonly<Record<string, unknown>>): InputFailure {
+  const value = inputs[failure.property];
+  const holdsSecret =
+    SECRET_INPUTS.has(failure.property) ||
+    isSecretAttribute(failure.property) ||
+    (isPlainObject(value) && Object.keys(value).some(isSecretAttribute));
+  return holdsSecret ? { property: "", reason: failure.reason } : failure;
+}
 
 /** Keys the dynamic-provider host adds to inputs and outputs (the serialized provider). */
 const isHostKey = (key: string) => key.startsWith("__");
@@ -104,8 +123,10 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
     // extra input `adoptChanges`, which preview prints under the create (also in --json). It is
     // not an input the resource manages: diff ignores it, so it never shows as a change later.
     async check(olds, news) {
-      const outcome = spec.check(withoutHostKeys(news));
-      if ("failures" in outcome) return { failures: [...outcome.failures] };
+      const inputs = withoutHostKeys(news);
+      const outcome = spec.check(inputs);
+      if ("failures" in outcome)
+        return { failures: outcome.failures.map((failure) => withoutSecretValue(failure, inputs)) };
       const connection = connectionOf(outcome.inputs);
       if (hasUnknown(connection)) return { inputs: outcome.inputs };
       await talking(() => checkConnectionOnce(connection));

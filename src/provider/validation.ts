@@ -8,6 +8,7 @@
  */
 import { isKnownAttribute, type ObjectType, objectAttributes, tableSchema } from "../contract/schema";
 import { isSecretAttribute } from "./attributes";
+import { editDistance } from "./edit-distance";
 
 /** The string the Node dynamic-provider host puts where a value is unknown during preview. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -100,8 +101,8 @@ export function attributeMapProblems(
       );
     }
     if (!isUnknown(attributeValue) && typeof attributeValue !== "string") {
-      // A password-like attribute's value is never printed, whatever its type.
-      const got = isSecretAttribute(name) ? typeof attributeValue : describe(attributeValue);
+      // A password's value is never printed, even a wrong one (it may be the password).
+      const got = isSecretAttribute(name) ? kindOf(attributeValue) : describe(attributeValue);
       problems.push(`${what}: the value of '${name}' must be a string, got ${got}`);
     }
   }
@@ -230,6 +231,14 @@ export function describe(value: unknown): string {
   return `${typeof value} ${String(value)}`;
 }
 
+/** What kind of value this is, without the value: for messages about secrets. */
+export function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object") return "an object";
+  return `a ${typeof value}`;
+}
+
 function parseIpv4(text: string): number | undefined {
   const parts = text.split(".");
   if (parts.length !== 4) return undefined;
@@ -257,27 +266,20 @@ function closestAttribute(objectType: ObjectType, name: string): string | undefi
   return best;
 }
 
-function editDistance(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) >= limit) return limit;
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? limit;
-}
-
 /** Problems with a `connection` input. */
 export function connectionProblems(value: unknown): string[] {
   if (value === undefined || isUnknown(value)) return [];
   if (!isPlainObject(value)) return [`connection must be an object with at least a url, got ${typeof value}`];
   const problems = stringProblems(value.url, "connection.url");
-  for (const key of ["username", "password", "token", "caCert"] as const) {
+  for (const key of ["username", "caCert"] as const) {
     if (value[key] !== undefined) problems.push(...stringProblems(value[key], `connection.${key}`));
+  }
+  for (const key of ["password", "token"] as const) {
+    const secret = value[key];
+    if (secret === undefined || isUnknown(secret)) continue;
+    if (typeof secret !== "string")
+      problems.push(`connection.${key} must be a string, got ${kindOf(secret)}`);
+    else if (secret.length === 0) problems.push(`connection.${key} must not be empty`);
   }
   problems.push(...booleanProblems(value.insecure, "connection.insecure"));
   const known = new Set(["url", "username", "password", "token", "caCert", "insecure"]);

@@ -7,6 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { startEmulator } from "../../src/emulator";
 
 const repoRoot = resolve(import.meta.dirname, "../..");
 
@@ -14,7 +15,10 @@ function runDemo(env: Record<string, string>): Promise<{ code: number | null; ou
   return new Promise((resolvePromise) => {
     const child = spawn(
       process.execPath,
-      [join(repoRoot, "scripts/demo.mjs"), "--racks", "1", "--nodes-per-rack", "4", "--vms", "1"],
+      [
+        join(repoRoot, "scripts/demo.mjs"),
+        ...["--racks", "1", "--nodes-per-rack", "4", "--vms", "1", "--destroy"],
+      ],
       { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] },
     );
     let output = "";
@@ -37,7 +41,7 @@ describe("npm run demo", () => {
     await rm(join(repoRoot, `Pulumi.${stack}.yaml`), { force: true });
   });
 
-  it("creates the lab, shows a hand edit as a one-attribute diff, and restores it", async () => {
+  it("creates the lab, shows a hand edit as a one-attribute diff, restores it, and destroys the lab", async () => {
     stateDir = await mkdtemp(join(tmpdir(), "pulumi-xcat-demo-"));
     const { code, output } = await runDemo({
       PULUMI_XCAT_DEMO_STATE: stateDir,
@@ -64,6 +68,16 @@ describe("npm run demo", () => {
     expect(drift).toMatch(/~ 1 to update/);
     expect(output).toMatch(/~ 1 updated/);
     expect(output).toMatch(/r01n01 ip is 10\.0\.1\.1 again/);
-    expect(output).toMatch(/npm run pulumi -- destroy --yes/);
+    // Teardown (issue 16, item 1): the groups hold mgt and a BMC account, cleared together.
+    expect(output).toMatch(/- 23 deleted/);
+    expect(output).toMatch(/Then it destroyed the lab/);
+    const leftOver = await startEmulator({ dataFile: join(stateDir, "xcat-emulator.sqlite") });
+    try {
+      for (const type of ["node", "group", "network", "osimage", "route"] as const) {
+        expect(leftOver.state.listObjects(type), type).toEqual([]);
+      }
+    } finally {
+      await leftOver.close();
+    }
   });
 });

@@ -54,15 +54,16 @@ describe("examples/adopt-existing", () => {
       osarch: "x86_64",
     });
     const ws = await workspaceFor("adopt-existing");
+    await ws.setConfig("bmcPassword", "legacy-bmc-secret", { secret: true });
 
     // The preview says what adopting will change, in the text and in --json (issue #16 item 5),
-    // reading each object once: the token request, the node, the network and the image that
-    // Osimage.get reads in any preview.
+    // reading each object once: the token request, the group, the node, the network and the image
+    // that Osimage.get reads in any preview.
     const requestsBefore = emulator.stats().total;
     const shown = await ws.run(["preview", "--diff"]);
     expect(shown.stdout).toMatch(/adoptChanges\s*:[\s\S]*ip\s*: "10\.9\.0\.99 → 10\.9\.0\.1"/);
     expect(shown.stdout).toMatch(/mgtifname\s*: "\(unset\) → eth2"/);
-    expect(emulator.stats().total - requestsBefore).toBeLessThanOrEqual(4);
+    expect(emulator.stats().total - requestsBefore).toBeLessThanOrEqual(5);
     const planned = await ws.preview();
     const inputsOf = (name: string) =>
       (
@@ -80,7 +81,9 @@ describe("examples/adopt-existing", () => {
     expect(`${applied.stdout}\n${applied.stderr}`).toContain(
       "adopting the node 'legacy01': ip: 10.9.0.99 → 10.9.0.1",
     );
-    expect(await ws.lastChanges()).toEqual({ create: 3 }); // the stack, the node and the network; the image is only read
+    // The stack, the rack's group, the node and the network; the image is only read.
+    expect(await ws.lastChanges()).toEqual({ create: 4 });
+    expect(emulator.state.getObject("group", "legacy")).toMatchObject({ mgt: "ipmi", bmcusername: "ADMIN" });
     const node = await admin.nodes.get("legacy01");
     expect(node).toMatchObject({ ip: "10.9.0.1", usercomment: "racked by hand in 2019" }); // kept, not re-created
     expect((await admin.networks.get("legacy-net")).gateway).toBe("10.9.0.254");
@@ -90,13 +93,15 @@ describe("examples/adopt-existing", () => {
       siteImageVersion: "rhels8.8",
       legacyNetGateway: "10.9.0.254",
     });
-    expect((await ws.preview()).changeSummary).toEqual({ same: 3 }); // the read image is not counted
+    expect((await ws.preview()).changeSummary).toEqual({ same: 4 }); // the read image is not counted
 
-    await ws.destroy();
-    expect(await admin.nodes.list()).toEqual([]);
-    expect(await admin.networks.list()).toEqual([]);
+    // A group with mgt and a BMC account clears them together (issue 16, item 1).
+    expect(await ws.destroy()).toEqual({ delete: 4, discard: 1 }); // the read image is discarded, not deleted
+    expect(emulator.state.listObjects("node")).toEqual([]);
+    expect(emulator.state.listObjects("group")).toEqual([]);
+    expect(emulator.state.listObjects("network")).toEqual([]);
     // Read with get, never managed: destroy leaves it.
-    expect(await admin.osimages.list()).toEqual(["rhels8.8-x86_64-install-compute"]);
+    expect(emulator.state.listObjects("osimage")).toEqual(["rhels8.8-x86_64-install-compute"]);
   });
 });
 

@@ -31,8 +31,8 @@ export function connectionInput(connection: pulumi.Input<ConnectionArgs> | undef
 }
 
 /**
- * Splits declared attributes into `attributes` and `secretAttributes` (names containing
- * "password" or "passwd"), the latter a secret, so passwords are encrypted in the state and
+ * Splits declared attributes into `attributes` and `secretAttributes` (names that look like a
+ * password, misspelt ones included: see isSecretAttribute), the latter a secret, so passwords are encrypted in the state and
  * shown as [secret] in diffs while the other attributes stay readable.
  *
  * The split happens on the map's keys before any value is resolved: a map built from outputs
