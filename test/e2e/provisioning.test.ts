@@ -11,10 +11,12 @@ import { type RunningEmulator, startEmulator } from "../../src/emulator";
 import { PulumiWorkspace } from "./support/pulumi-workspace";
 
 function writes(emulator: RunningEmulator): number {
-  return Object.entries(emulator.stats().byRoute)
-    // POST /tokens changes nothing on the cluster: it is preview's connection check (#16 item 4).
-    .filter(([route]) => /^(PUT|POST|DELETE) /.test(route) && route !== "POST /tokens")
-    .reduce((sum, [, count]) => sum + count, 0);
+  return (
+    Object.entries(emulator.stats().byRoute)
+      // POST /tokens changes nothing on the cluster: it is preview's connection check (#16 item 4).
+      .filter(([route]) => /^(PUT|POST|DELETE) /.test(route) && route !== "POST /tokens")
+      .reduce((sum, [, count]) => sum + count, 0)
+  );
 }
 
 describe("Deployment and PowerState on the real engine", () => {
