@@ -103,11 +103,56 @@ function valueAt(inputs: Record<string, unknown> | undefined, path: string): unk
   return current;
 }
 
-/** The input paths that change, from detailedDiff (or diffReasons), internal `__` keys left out. */
+/** Inputs that are not the resource's own: the host's `__` keys and adopt's preview-only note. */
+const isOwnInput = (key: string) => !key.startsWith("__") && key !== "adoptChanges";
+
+const isPlainMap = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value) && !isSecret(value);
+
+/**
+ * The input paths that differ between the old and new inputs, one level into maps
+ * (`attributes.provmethod`). Pulumi 3.259's `preview --json` gives dynamic resources neither
+ * `detailedDiff` nor `diffReasons` (measured on the lab), so the inputs are compared here.
+ */
+function inputDiffPaths(step: PreviewStep): string[] {
+  const before = step.oldState?.inputs ?? {};
+  const after = step.newState?.inputs ?? {};
+  const paths: string[] = [];
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (!isOwnInput(key)) continue;
+    const old = before[key];
+    const next = after[key];
+    if (isPlainMap(old) && isPlainMap(next)) {
+      for (const sub of new Set([...Object.keys(old), ...Object.keys(next)])) {
+        if (JSON.stringify(old[sub]) !== JSON.stringify(next[sub])) paths.push(`${key}.${sub}`);
+      }
+    } else if (JSON.stringify(old) !== JSON.stringify(next)) paths.push(key);
+  }
+  return paths;
+}
+
+/** The input paths that change: from detailedDiff or diffReasons when the engine gives them, else compared. */
 function changedPaths(step: PreviewStep): string[] {
   const paths = Object.keys(step.detailedDiff ?? {});
-  const list = paths.length > 0 ? paths : [...(step.diffReasons ?? [])];
-  return list.filter((path) => !path.startsWith("__")).sort();
+  const given = paths.length > 0 ? paths : [...(step.diffReasons ?? [])];
+  const list = given.length > 0 ? given : inputDiffPaths(step);
+  return list.filter(isOwnInput).sort();
+}
+
+/** A change of a list of names (a Deployment's `nodes`) as what is added and what is removed. */
+function listChange(before: unknown, after: unknown): string | undefined {
+  const names = (value: unknown) =>
+    Array.isArray(value) && value.every((item) => typeof item === "string") ? (value as string[]) : undefined;
+  const old = names(before);
+  const next = names(after);
+  if (old === undefined || next === undefined) return undefined;
+  const added = next.filter((name) => !old.includes(name));
+  const removed = old.filter((name) => !next.includes(name));
+  const parts = [
+    ...(added.length > 0 ? [`+ ${compressNoderange(added)}`] : []),
+    ...(removed.length > 0 ? [`- ${compressNoderange(removed)}`] : []),
+  ];
+  return parts.length > 0 ? parts.join(", ") : undefined;
 }
 
 /** What a changed path reads as in a line: the top-level `attributes.` prefix says nothing. */
@@ -177,9 +222,10 @@ export function summarizePlan(preview: unknown): PlanSummary {
     }
     if (op === "update") {
       for (const path of paths) {
-        const before = showValue(valueAt(step.oldState?.inputs, path));
-        const after = showValue(valueAt(step.newState?.inputs, path));
-        add(op, type, `${label(path)}: ${before} → ${after}`, name);
+        const oldValue = valueAt(step.oldState?.inputs, path);
+        const newValue = valueAt(step.newState?.inputs, path);
+        const change = listChange(oldValue, newValue) ?? `${showValue(oldValue)} → ${showValue(newValue)}`;
+        add(op, type, `${label(path)}: ${change}`, name);
       }
       if (paths.length === 0) add(op, type, "changed", name);
     } else if (op === "replace") {
@@ -199,5 +245,8 @@ export function summarizePlan(preview: unknown): PlanSummary {
     const names = danger.get(kind) ?? new Set<string>();
     return { kind, text: DANGER_TEXT[kind], count: names.size, noderange: compressNoderange(names) };
   });
+  // Unchanged resources are not listed as steps in `preview --json`, only counted.
+  const summary = (preview as { changeSummary?: { same?: unknown } } | null)?.changeSummary;
+  if (typeof summary?.same === "number") counts.same = summary.same;
   return { dangers, lines, counts };
 }
