@@ -49,7 +49,7 @@ describe("check messages never carry a password-like value", () => {
 
   it("a password that is not a string is refused without its value", () => {
     const problems = attributeMapProblems({ bmcpassword: 123456789 }, "secretAttributes", "node");
-    expect(problems.join("\n")).toMatch(/the value of 'bmcpassword' must be a string, got number/);
+    expect(problems.join("\n")).toMatch(/the value of 'bmcpassword' must be a string, got a number/);
     expect(problems.join("\n")).not.toContain("123456789");
   });
 });
