@@ -51,24 +51,24 @@ export class NetworkServices {
     return this.#db.first("site", { key: "domain" })?.value ?? "";
   }
 
-  /** makehosts: writes `ip name name.domain` lines for nodes with an IP (all nodes without a range). */
+  /**
+   * makehosts: writes `ip name name.domain` lines (all nodes without a range). A node without
+   * hosts.ip is looked up by name (hosts.pm:366-368), which on this MN means its own /etc/hosts;
+   * a node that still has no address is skipped with a warning only (hosts.pm:401-411), and the
+   * CGI drops warnings, so the request succeeds.
+   */
   makehosts(nodes?: readonly string[]): void {
     const names = nodes ?? this.#defs.names("node");
     const objects = this.#defs.read(names);
     const domain = this.#domain();
-    const errors: string[] = [];
     for (const node of names) {
-      const ip = objects.get(node)?.ip;
-      if (!ip) {
-        if (nodes) errors.push(nodeError(node, `Ignoring ${node}: no IP address is defined (hosts.ip).`));
-        continue;
-      }
+      const ip = objects.get(node)?.ip || this.#db.first("_emu_etchosts", { name: node })?.ip;
+      if (!ip || !isIpv4(ip)) continue;
       const aliases = [domain ? `${node}.${domain}` : "", ...(objects.get(node)?.hostnames?.split(",") ?? [])]
         .filter((s) => s)
         .join(" ");
       this.#db.insert("_emu_etchosts", { name: node, ip, aliases: aliases || null });
     }
-    if (errors.length > 0) throw new CommandError(errors);
   }
 
   /** makedns [-d]: adds or removes A records; a node must be in /etc/hosts first. */
@@ -177,4 +177,16 @@ export class NetworkServices {
     }
     return out;
   }
+}
+
+/**
+ * xCAT::NetworkUtils->isIpaddr (NetworkUtils.pm:2157-2184): four decimal numbers up to 255, the
+ * first without a leading 0, the others without a leading 0 before another digit.
+ */
+function isIpv4(text: string): boolean {
+  const m = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (!m) return false;
+  const [, a = "", b = "", c = "", d = ""] = m;
+  if (a.startsWith("0")) return false;
+  return [a, b, c, d].every((p) => Number(p) <= 255) && [b, c, d].every((p) => !/^0\d/.test(p));
 }
