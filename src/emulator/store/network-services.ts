@@ -8,18 +8,7 @@ import { Derived } from "../random";
 import type { Database } from "./database";
 import type { Definitions } from "./definitions";
 import { CommandError } from "./errors";
-
-/** The interfaces the simulated management node has configured (for makenetworks). */
-export const MN_INTERFACES = [
-  { ifname: "eth0", net: "10.0.0.0", mask: "255.255.0.0", gateway: "10.0.0.254", ip: "10.0.0.1" },
-  {
-    ifname: "eth1",
-    net: "192.168.122.0",
-    mask: "255.255.255.0",
-    gateway: "192.168.122.1",
-    ip: "192.168.122.10",
-  },
-] as const;
+import { type MnInterface, networkOf } from "./mn-interfaces";
 
 export const SLP_TYPES = [
   "CEC",
@@ -40,11 +29,14 @@ export class NetworkServices {
   readonly #db: Database;
   readonly #defs: Definitions;
   readonly #seed: number;
+  /** The MN's own interfaces (./mn-interfaces.ts). */
+  readonly interfaces: readonly MnInterface[];
 
-  constructor(db: Database, defs: Definitions, seed: number) {
+  constructor(db: Database, defs: Definitions, seed: number, interfaces: readonly MnInterface[]) {
     this.#db = db;
     this.#defs = defs;
     this.#seed = seed;
+    this.interfaces = interfaces;
   }
 
   #domain(): string {
@@ -129,17 +121,18 @@ export class NetworkServices {
 
   /** makenetworks: a network object per MN interface whose net/mask is not defined yet. */
   makenetworks(): void {
-    for (const nic of MN_INTERFACES) {
-      if (this.#db.first("networks", { net: nic.net, mask: nic.mask })) continue;
-      const name = `${nic.net.replaceAll(".", "_")}-${nic.mask.replaceAll(".", "_")}`;
+    for (const nic of this.interfaces) {
+      const net = networkOf(nic);
+      if (this.#db.first("networks", { net, mask: nic.mask })) continue;
+      const name = `${net.replaceAll(".", "_")}-${nic.mask.replaceAll(".", "_")}`;
       this.#defs.create(
         "network",
         [name],
         [
-          ["net", nic.net],
+          ["net", net],
           ["mask", nic.mask],
-          ["mgtifname", nic.ifname],
-          ["gateway", nic.gateway],
+          ["mgtifname", nic.name],
+          ...(nic.gateway ? [["gateway", nic.gateway] as const] : []),
           ["tftpserver", nic.ip],
           ["staticrangeincrement", "1"],
         ],
