@@ -14,8 +14,7 @@
  * With `-a` the listing spans every object type, so lines carry the type: `name ()` in the short
  * form (no type is looked up for templates), `Object name: x  (node)` in the long one.
  */
-import type { ObjectType } from "../../contract/schema";
-import { isKnownAttribute } from "../../contract/schema";
+import { isKnownAttribute, OBJECT_TYPES, type ObjectType } from "../../contract/schema";
 import { CommandError } from "./errors";
 import { NODE_TEMPLATES } from "./node-templates";
 
@@ -27,17 +26,6 @@ export interface TemplateListingRequest {
   readonly template: string | undefined;
 }
 
-/** The object types the emulator holds, in the order `lsdef -a` lists them here. */
-const LISTED_TYPES: readonly ObjectType[] = [
-  "node",
-  "group",
-  "osimage",
-  "network",
-  "policy",
-  "site",
-  "route",
-];
-
 /**
  * The lines lsdef prints. `objectsOf` gives the names of the objects of a type (none: empty).
  * Throws CommandError for lsdef's errors.
@@ -48,7 +36,8 @@ export function lsdefTemplateLines(
 ): string[] {
   const { all, template } = request;
   if (template === undefined) {
-    const types = all ? LISTED_TYPES : (["node"] as const);
+    // `lsdef -a` over the types the emulator holds, in OBJECT_TYPES order.
+    const types = all ? OBJECT_TYPES : (["node"] as const);
     const lines = types.flatMap((type) =>
       [...objectsOf(type)].sort().map((name) => (all ? `${name} (${type})` : `${name}  (node)`)),
     );
