@@ -10,6 +10,17 @@ import { XCAT_OBJECT_ATTRIBUTES, XCAT_TABLES } from "./xcat-schema.generated";
 /** The object types of xCAT's object layer (lsdef -t ...). */
 export type ObjectType = "node" | "group" | "osimage" | "network" | "policy" | "site" | "route";
 
+/** Every {@link ObjectType}, in this order. */
+export const OBJECT_TYPES: readonly ObjectType[] = [
+  "node",
+  "group",
+  "osimage",
+  "network",
+  "policy",
+  "site",
+  "route",
+];
+
 export interface TableSchema {
   readonly name: string;
   /** Key columns, in the order xCAT declares them. */

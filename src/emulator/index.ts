@@ -9,3 +9,4 @@ export { startEmulator } from "./start-emulator";
 export type { EmulatorState } from "./state";
 export type { BootOutcome } from "./store/boot-sequence";
 export type { HardwareState, VirtualDisk } from "./store/hardware";
+export type { MnInterface } from "./store/mn-interfaces";

@@ -3,6 +3,7 @@
  */
 import type { ClusterSeed } from "./seed-cluster";
 import type { EmulatorState } from "./state";
+import type { MnInterface } from "./store/mn-interfaces";
 
 /** Settings of an in-process emulator; every field is optional. */
 export interface EmulatorOptions {
@@ -45,6 +46,12 @@ export interface EmulatorOptions {
    * (`racks:20x30`, `demo-600`), the path of a JSON seed file, or the rows themselves.
    */
   readonly seedCluster?: string | ClusterSeed;
+  /**
+   * The management node's own interfaces, which makenetworks discovers and GET /localres/adapters
+   * lists. Default: eth0 10.0.0.1/255.255.0.0 (gateway 10.0.0.254) and eth1
+   * 192.168.122.10/255.255.255.0 (gateway 192.168.122.1).
+   */
+  readonly mnInterfaces?: readonly MnInterface[];
   /** Deterministic faults for tests. */
   readonly faults?: {
     /** The next `times` requests fail with `status` (or a dropped connection), before or after being applied. */

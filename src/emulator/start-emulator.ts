@@ -31,6 +31,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     password: options.password ?? "cluster",
     seed,
     ...(options.tokenTtlSeconds !== undefined ? { tokenTtlSeconds: options.tokenTtlSeconds } : {}),
+    ...(options.mnInterfaces ? { mnInterfaces: options.mnInterfaces } : {}),
     boot: {
       ...(options.bootSeconds !== undefined ? { bootSeconds: options.bootSeconds } : {}),
       ...(options.failNodes ? { failNodes: options.failNodes } : {}),

@@ -2,7 +2,7 @@
  * Pure helpers for xCAT attribute maps as the resources manage them: which attributes are
  * secrets, what an update must send, and how managed values compare with what xCAT reports.
  */
-import { type ObjectType, objectAttributes, tableNames, tableSchema } from "../contract/schema";
+import { OBJECT_TYPES, objectAttributes, tableNames, tableSchema } from "../contract/schema";
 import { editDistance } from "./edit-distance";
 
 /**
@@ -13,16 +13,6 @@ import { editDistance } from "./edit-distance";
  * part costs no ordinary attribute its readability.
  */
 const PASSWORD_PARTS = /pass|pasw|psw|pwd|pw$|secret|token|authkey|privkey/i;
-
-const OBJECT_TYPES: readonly ObjectType[] = [
-  "node",
-  "group",
-  "osimage",
-  "network",
-  "policy",
-  "site",
-  "route",
-];
 
 let knownNames: { all: ReadonlySet<string>; passwords: readonly string[] } | undefined;
 

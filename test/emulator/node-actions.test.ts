@@ -198,6 +198,19 @@ describe("node actions", () => {
     expect(env.xcat.state.getRows("_emu_dns")).toEqual([]);
   });
 
+  it("makehosts skips a node it cannot resolve with a warning only: 201 (hosts.pm:360-411)", async () => {
+    await createNode(env.xcat, "noip1", { groups: "all" });
+    const reply = await call(env.xcat, "POST", "/nodes/noip1/host", { body: {} });
+    expect(reply.status).toBe(201);
+    expect(reply.text).toBe("");
+    expect(env.xcat.state.getRows("_emu_etchosts").map((r) => r.name)).not.toContain("noip1");
+    // An address that is not an IPv4 one is also only a warning (NetworkUtils.pm:2157-2184).
+    await call(env.xcat, "PUT", "/nodes/noip1", { body: { ip: "10.0.01.5" } });
+    expect((await call(env.xcat, "POST", "/nodes/noip1/host", { body: {} })).status).toBe(201);
+    expect(env.xcat.state.getRows("_emu_etchosts").map((r) => r.name)).not.toContain("noip1");
+    await call(env.xcat, "DELETE", "/nodes/noip1");
+  });
+
   it("makedhcp writes entries only for nodes with a MAC (§1.2)", async () => {
     await call(env.xcat, "PUT", "/nodes/hw1", { body: { mac: "42:00:00:00:00:01" } });
     expect((await call(env.xcat, "POST", "/nodes/hw1,hw2/dhcp", { body: {} })).status).toBe(201);

@@ -34,6 +34,57 @@ describe("the full error output of object commands", () => {
     expect((await call(env.xcat, "POST", "/nodes/m1,m4", { body: { groups: "all" } })).status).toBe(201);
   });
 
+  it("mkdef of an existing node: skipped before only_if is checked; -f replaces only a valid definition", async () => {
+    await createNode(env.xcat, "b1", { groups: "all", mgt: "ipmi", bmcpassword: "old" });
+    const b1 = () => env.xcat.state.getObject("node", "b1");
+    // Without -f the existing node is skipped with a W (DBobjectdefs.pm:1815-1823) before
+    // validate_only_if_attrs (:1884-1897) is reached: only the E count, nothing written.
+    expect(await errors("POST", "/nodes/b1", { groups: "all", mgt: "ipmi", bmcpassword: "x" })).toEqual({
+      error: ["0 object definitions have been created or modified."],
+      errorcode: "1",
+    });
+    expect(b1()?.bmcpassword).toBe("old");
+    // With -f the condition is checked against the request only (:1884-1889 passes {} as the stored
+    // values): bmcpassword without mgt fails, and the old definition stays, since -f removes it
+    // only after validation (:1825-1826, :1899-1913).
+    expect(
+      await errors("POST", "/nodes/b1", { options: { "-f": "" }, groups: "all", bmcpassword: "y" }),
+    ).toEqual({
+      error: [
+        "Cannot set the attr='bmcpassword' attribute unless mgt value is ipmi or openbmc.",
+        ONE_OR_MORE,
+      ],
+      errorcode: "1",
+    });
+    expect(
+      await errors("POST", "/nodes/b1", { options: { "-f": "" }, mgt: "ipmi", bmcpassword: "y" }),
+    ).toEqual({
+      error: ["Attribute 'groups' is not specified for node 'b1', skipping to the next node.", ONE_OR_MORE],
+      errorcode: "1",
+    });
+    expect(b1()).toMatchObject({ mgt: "ipmi", bmcpassword: "old" });
+    // A body that sets mgt=ipmi satisfies the condition (DBobjUtils.pm:2871-2887): replaced.
+    const replaced = await call(env.xcat, "POST", "/nodes/b1", {
+      body: { options: { "-f": "" }, groups: "all", mgt: "ipmi", bmcpassword: "new" },
+    });
+    expect(replaced.status).toBe(201);
+    expect(b1()).toMatchObject({ mgt: "ipmi", bmcpassword: "new" });
+  });
+
+  it("mkdef of an existing network name is an error even with -f (DBobjectdefs.pm:1776-1786)", async () => {
+    const net = { net: "10.9.0.0", mask: "255.255.0.0" };
+    expect((await call(env.xcat, "POST", "/networks/n9", { body: net })).status).toBe(201);
+    expect(
+      await errors("POST", "/networks/n9", { options: { "-f": "" }, ...net, gateway: "10.9.0.1" }),
+    ).toEqual({
+      error: [
+        "A network definition called 'n9' already exists. Cannot create a definition for 'n9'.",
+        ONE_OR_MORE,
+      ],
+      errorcode: "1",
+    });
+  });
+
   it("chdef: the invalid attribute's two lines, then the summary (:2456-2462, :3050-3056)", async () => {
     expect(await errors("PUT", "/nodes/m1", { nosuchattr: "1" })).toEqual({
       error: [

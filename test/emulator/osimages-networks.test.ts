@@ -20,13 +20,14 @@ describe("osimages", () => {
     expect(reply.json).toEqual({ error: "Invalid source.", errorcode: "2" });
   });
 
-  it("copycds from an ISO creates the distribution's images (§1.2)", async () => {
+  it("copycds from an ISO creates the images xCAT defines for it (§1.2, SvrUtils.pm:744-1384)", async () => {
     const reply = await call(env.xcat, "POST", "/osimages", {
       body: { iso: "/isos/RHEL-8.8.0-20230411.3-x86_64-dvd1.iso" },
     });
     expect(reply.status).toBe(201);
     expect((await call(env.xcat, "GET", "/osimages")).json).toEqual([
       "rhels8.8-x86_64-install-compute",
+      "rhels8.8-x86_64-install-service",
       "rhels8.8-x86_64-netboot-compute",
       "rhels8.8-x86_64-statelite-compute",
     ]);
@@ -73,6 +74,55 @@ describe("osimages", () => {
       (await call(env.xcat, "POST", `/osimages/${img}/instance`, { body: { action: "pack" } })).status,
     ).toBe(201);
     expect((await call(env.xcat, "DELETE", `/osimages/${img}/instance`)).status).toBe(200);
+  });
+
+  it("rmimage finds the image directory as rmimage.pm:94-179 does; packimage refuses statelite images", async () => {
+    // No copycds image is a diskless service image; rmimage derives the directory from the name.
+    const missing = await call(env.xcat, "DELETE", "/osimages/rhels8.8-x86_64-statelite-service/instance");
+    expect(missing.status).toBe(403);
+    expect(missing.json).toEqual({
+      error: ["Image directory /install/netboot/rhels8.8/x86_64/service does not exist"],
+      errorcode: "1",
+    });
+    const install = await call(env.xcat, "DELETE", "/osimages/rhels8.8-x86_64-install-compute/instance");
+    expect(install.json).toEqual({
+      error: [
+        'Invalid method "install", the rmimage command can only be used to remove the netboot, statelite, sysclone or raw image files',
+      ],
+      errorcode: "1",
+    });
+    const lite = "rhels8.8-x86_64-statelite-compute";
+    // packimage.pm:177-180: only netboot images are packed.
+    expect(
+      (await call(env.xcat, "POST", `/osimages/${lite}/instance`, { body: { action: "pack" } })).json,
+    ).toEqual({
+      error: [
+        "'rhels8.8-x86_64-statelite-compute' cannot be used to build diskless image. Make sure osimage.provmethod is 'netboot'.",
+      ],
+      errorcode: "1",
+    });
+    // The netboot and statelite images of a profile share /install/netboot/<os>/<arch>/compute.
+    expect(
+      (await call(env.xcat, "POST", `/osimages/${lite}/instance`, { body: { action: "gen" } })).status,
+    ).toBe(201);
+    const removed = await call(env.xcat, "DELETE", "/osimages/rhels8.8-x86_64-netboot-compute/instance");
+    expect(removed.status).toBe(200);
+    expect(removed.json).toEqual([
+      {
+        info: [
+          "Removing directory /install/netboot/rhels8.8/x86_64/compute/rootimg",
+          "Image files have been removed successfully from this management node.",
+        ],
+        xcatdsource: ["xcatmn"],
+      },
+    ]);
+    const unknown = await call(env.xcat, "POST", "/osimages/nosuch-image/instance", {
+      body: { action: "gen" },
+    });
+    expect(unknown.json).toEqual({
+      error: ["Cannot find image 'nosuch-image' from the osimage table."],
+      errorcode: "1",
+    });
   });
 
   it("DELETE removes the image; again is 403 not found (§3.2)", async () => {

@@ -9,13 +9,18 @@ import { CommandError } from "../store/errors";
 import type { XcatStore } from "../store/store";
 import type { GeneralParam } from "./request-params";
 
-/** A successful result: no body (S0), or a JSON value that xcoll may regroup. */
+/**
+ * A successful result: no body (S0), a JSON value that xcoll may regroup, or text a plugin
+ * encoded itself, which the CGI passes through whatever `pretty` says (localresout, xcatws.cgi:1828-1838).
+ */
 export type Output =
   | { readonly kind: "empty" }
-  | { readonly kind: "json"; readonly value: unknown; readonly xcollable: boolean };
+  | { readonly kind: "json"; readonly value: unknown; readonly xcollable: boolean }
+  | { readonly kind: "text"; readonly text: string };
 
 export const empty = (): Output => ({ kind: "empty" });
 export const json = (value: unknown, xcollable = true): Output => ({ kind: "json", value, xcollable });
+export const text = (body: string): Output => ({ kind: "text", text: body });
 
 /** The xcatd request a handler made, for debug output. */
 export interface CommandRecord {

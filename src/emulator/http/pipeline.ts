@@ -194,6 +194,8 @@ export function runPipeline(store: XcatStore, req: PipelineRequest): PipelineRes
   const trace = debug ? commands.map((c) => commandXml(c, req, params)).join("") : "";
   const status = req.method === "POST" ? 201 : 200;
   if (output.kind === "empty") return respond(status, debug + trace);
+  // sendResponseMsg adds a newline to any content (xcatws.cgi:3318).
+  if (output.kind === "text") return respond(status, `${debug}${trace}${output.text}\n`);
   const value = output.xcollable && perlTrue(params.general.xcoll) ? xcoll(output.value) : output.value;
   return emit(status, value, trace);
 }

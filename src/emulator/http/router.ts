@@ -1,6 +1,7 @@
 /**
- * One line per route of src/contract/routes.ts → its handler (moto's urls.py). The router serves
- * exactly the ROUTES rows: a handler without a row, or a row without a handler, fails at start.
+ * One line per route of src/contract/routes.ts → its handler (moto's urls.py), plus the CGI's
+ * resources beyond the service description (./undescribed-routes.ts). The router serves exactly
+ * these rows: a handler without a row, or a row without a handler, fails at start.
  */
 import { ROUTES, type RouteSpec } from "../../contract/routes";
 import {
@@ -9,6 +10,7 @@ import {
   getGlobalconfAttrs,
   setGlobalconfAttrs,
 } from "../handlers/globalconf";
+import { localres } from "../handlers/localres";
 import { makenetworks } from "../handlers/networks";
 import * as commands from "../handlers/node-commands";
 import * as hardware from "../handlers/node-hardware";
@@ -23,9 +25,11 @@ import {
 import { copycds, instance, removeInstance } from "../handlers/osimages";
 import { makeDhcpService, makeDnsService, makeHostsService, slpnodes } from "../handlers/services";
 import * as tables from "../handlers/tables";
+import { nodeTemplates } from "../handlers/templates";
 import { createToken } from "../handlers/tokens";
 import * as vms from "../handlers/vms";
 import type { HandlerContext, Output } from "./context";
+import { UNDESCRIBED_ROUTES } from "./undescribed-routes";
 
 export type Handler = (ctx: HandlerContext) => Output;
 
@@ -126,7 +130,13 @@ const HANDLERS: Record<string, Handler> = {
   "tables.setRows": tables.setRows,
   "tables.deleteRows": tables.deleteRows,
   "tables.getRowsAttrs": tables.getRows,
+
+  "templates.node": nodeTemplates(false),
+  "templates.nodeAll": nodeTemplates(true),
+  "localres.get": localres,
 };
+
+const SERVED_ROUTES: readonly RouteSpec[] = [...ROUTES, ...UNDESCRIBED_ROUTES];
 
 export interface CompiledRoute {
   readonly spec: RouteSpec;
@@ -137,23 +147,26 @@ export interface CompiledRoute {
 
 function compile(spec: RouteSpec, handler: Handler): CompiledRoute {
   const params: string[] = [];
-  let source = spec.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{(\w+)\}/g, (_, name: string) => {
-    params.push(name);
-    return "([^/]*)";
-  });
+  let source = spec.path
+    .replace(/[.+?^$()|[\]\\]/g, "\\$&")
+    .replace(/\{(\w+)(\*?)\}/g, (_, name: string, rest: string) => {
+      params.push(name);
+      // `{name*}` takes the rest of the path, slashes included.
+      return rest ? "(.+)" : "([^/]*)";
+    });
   // xcatws.cgi's token matcher is `^/tokens` without an end anchor (§1.2).
   source = spec.id === "tokens.create" ? `^${source}(?:/.*)?$` : `^${source}$`;
   return { spec, pattern: new RegExp(source), params, handler };
 }
 
-export const COMPILED_ROUTES: readonly CompiledRoute[] = ROUTES.map((spec) => {
+export const COMPILED_ROUTES: readonly CompiledRoute[] = SERVED_ROUTES.map((spec) => {
   const handler = HANDLERS[spec.id];
   if (!handler) throw new Error(`no emulator handler for route ${spec.id}`);
   return compile(spec, handler);
 });
 
 for (const id of Object.keys(HANDLERS)) {
-  if (!ROUTES.some((r) => r.id === id)) throw new Error(`emulator handler ${id} has no route in routes.ts`);
+  if (!SERVED_ROUTES.some((r) => r.id === id)) throw new Error(`emulator handler ${id} has no route`);
 }
 
 export type RouteMatch =

@@ -200,12 +200,13 @@ export class Definitions {
       for (const name of names) {
         const current = storedObjects.get(name);
         const exists = current !== undefined || (type === "site" && name === "clustersite");
-        if (command === "mkdef" && exists && !options.force) {
-          // Other types only warn (dropped); networks report an error of their own (§9.4).
-          if (type === "network") errors.add(networkNameExists(name));
+        // A network name in use is an error of its own, -f or not (DBobjectdefs.pm:1776-1786, §9.4).
+        if (command === "mkdef" && exists && type === "network") {
+          errors.add(networkNameExists(name));
           continue;
         }
-        if (command === "mkdef" && exists && options.force && type !== "site") this.#removeRows(type, [name]);
+        // Other types only warn (dropped) and are skipped unless -f (DBobjectdefs.pm:1815-1823).
+        if (command === "mkdef" && exists && !options.force) continue;
         const creating = command === "mkdef" || !exists;
         const stored = command === "mkdef" ? undefined : current;
         const assignments = this.#withDefaults(command, type, creating, stored, request);
@@ -220,6 +221,9 @@ export class Definitions {
           errors.add(...objectErrors);
           continue;
         }
+        // -f removes the old definition only once the new one is known valid, so a refused
+        // replacement leaves the object as it was (DBobjectdefs.pm:1825-1826, 1899-1913).
+        if (command === "mkdef" && exists && options.force && type !== "site") this.#removeRows(type, [name]);
         errors.add(...this.#apply(type, name, creating, assignments, sources));
         changed++;
       }

@@ -8,18 +8,7 @@ import { Derived } from "../random";
 import type { Database } from "./database";
 import type { Definitions } from "./definitions";
 import { CommandError } from "./errors";
-
-/** The interfaces the simulated management node has configured (for makenetworks). */
-export const MN_INTERFACES = [
-  { ifname: "eth0", net: "10.0.0.0", mask: "255.255.0.0", gateway: "10.0.0.254", ip: "10.0.0.1" },
-  {
-    ifname: "eth1",
-    net: "192.168.122.0",
-    mask: "255.255.255.0",
-    gateway: "192.168.122.1",
-    ip: "192.168.122.10",
-  },
-] as const;
+import { type MnInterface, networkOf } from "./mn-interfaces";
 
 export const SLP_TYPES = [
   "CEC",
@@ -40,35 +29,38 @@ export class NetworkServices {
   readonly #db: Database;
   readonly #defs: Definitions;
   readonly #seed: number;
+  /** The MN's own interfaces (./mn-interfaces.ts). */
+  readonly interfaces: readonly MnInterface[];
 
-  constructor(db: Database, defs: Definitions, seed: number) {
+  constructor(db: Database, defs: Definitions, seed: number, interfaces: readonly MnInterface[]) {
     this.#db = db;
     this.#defs = defs;
     this.#seed = seed;
+    this.interfaces = interfaces;
   }
 
   #domain(): string {
     return this.#db.first("site", { key: "domain" })?.value ?? "";
   }
 
-  /** makehosts: writes `ip name name.domain` lines for nodes with an IP (all nodes without a range). */
+  /**
+   * makehosts: writes `ip name name.domain` lines (all nodes without a range). A node without
+   * hosts.ip is looked up by name (hosts.pm:366-368), which on this MN means its own /etc/hosts;
+   * a node that still has no address is skipped with a warning only (hosts.pm:401-411), and the
+   * CGI drops warnings, so the request succeeds.
+   */
   makehosts(nodes?: readonly string[]): void {
     const names = nodes ?? this.#defs.names("node");
     const objects = this.#defs.read(names);
     const domain = this.#domain();
-    const errors: string[] = [];
     for (const node of names) {
-      const ip = objects.get(node)?.ip;
-      if (!ip) {
-        if (nodes) errors.push(nodeError(node, `Ignoring ${node}: no IP address is defined (hosts.ip).`));
-        continue;
-      }
+      const ip = objects.get(node)?.ip || this.#db.first("_emu_etchosts", { name: node })?.ip;
+      if (!ip || !isIpv4(ip)) continue;
       const aliases = [domain ? `${node}.${domain}` : "", ...(objects.get(node)?.hostnames?.split(",") ?? [])]
         .filter((s) => s)
         .join(" ");
       this.#db.insert("_emu_etchosts", { name: node, ip, aliases: aliases || null });
     }
-    if (errors.length > 0) throw new CommandError(errors);
   }
 
   /** makedns [-d]: adds or removes A records; a node must be in /etc/hosts first. */
@@ -129,17 +121,18 @@ export class NetworkServices {
 
   /** makenetworks: a network object per MN interface whose net/mask is not defined yet. */
   makenetworks(): void {
-    for (const nic of MN_INTERFACES) {
-      if (this.#db.first("networks", { net: nic.net, mask: nic.mask })) continue;
-      const name = `${nic.net.replaceAll(".", "_")}-${nic.mask.replaceAll(".", "_")}`;
+    for (const nic of this.interfaces) {
+      const net = networkOf(nic);
+      if (this.#db.first("networks", { net, mask: nic.mask })) continue;
+      const name = `${net.replaceAll(".", "_")}-${nic.mask.replaceAll(".", "_")}`;
       this.#defs.create(
         "network",
         [name],
         [
-          ["net", nic.net],
+          ["net", net],
           ["mask", nic.mask],
-          ["mgtifname", nic.ifname],
-          ["gateway", nic.gateway],
+          ["mgtifname", nic.name],
+          ...(nic.gateway ? [["gateway", nic.gateway] as const] : []),
           ["tftpserver", nic.ip],
           ["staticrangeincrement", "1"],
         ],
@@ -177,4 +170,16 @@ export class NetworkServices {
     }
     return out;
   }
+}
+
+/**
+ * xCAT::NetworkUtils->isIpaddr (NetworkUtils.pm:2157-2184): four decimal numbers up to 255, the
+ * first without a leading 0, the others without a leading 0 before another digit.
+ */
+function isIpv4(text: string): boolean {
+  const m = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (!m) return false;
+  const [, a = "", b = "", c = "", d = ""] = m;
+  if (a.startsWith("0")) return false;
+  return [a, b, c, d].every((p) => Number(p) <= 255) && [b, c, d].every((p) => !/^0\d/.test(p));
 }

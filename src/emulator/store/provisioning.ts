@@ -4,6 +4,7 @@
  * the node's provisioning attributes, so the table and object views agree.
  */
 import { nodeError } from "../../contract/messages";
+import { copycdsImages } from "./copycds-images";
 import type { Database } from "./database";
 import type { Definitions } from "./definitions";
 import { CommandError } from "./errors";
@@ -12,11 +13,27 @@ import type { ObjectAttributes } from "./object-reader";
 const PLAIN_STATES = new Set(["offline", "boot", "shell", "standby", "iscsiboot"]);
 /** Boot states xCAT no longer takes by name (destiny.pm:286-288). */
 const LEGACY_STATES = new Set(["install", "netboot", "statelite"]);
+/** The provisioning methods whose image files rmimage removes (rmimage.pm:112-115). */
+const RMIMAGE_METHODS = new Set(["netboot", "statelite", "raw", "sysclone"]);
+
+/** genimage.pm:165-168 and packimage.pm:177-180 word it so for any method. */
+function notDiskless(name: string): string {
+  return `'${name}' cannot be used to build diskless image. Make sure osimage.provmethod is 'netboot'.`;
+}
+
+/** What genimage, packimage and imgexport left on the MN for an image (`_emu_images.state`). */
+interface ImageState {
+  generated?: boolean;
+  /** The directory genimage wrote the root image under. */
+  dir?: string;
+  packed?: boolean;
+  exported?: string;
+}
 
 /** What copycds derives from an ISO file name such as `RHEL-8.8.0-x86_64-dvd1.iso` or `RHEL6.5-20131111.0-Server-x86_64-DVD1.iso`. */
 export function distroFromIso(path: string, name?: string, arch?: string) {
   const file = path.split("/").pop() ?? path;
-  const archMatch = /(x86_64|ppc64le|ppc64|aarch64|s390x)/.exec(file);
+  const archMatch = /(x86_64|amd64|ppc64le|ppc64el|ppc64|aarch64|s390x)/.exec(file);
   const patterns: [RegExp, (m: RegExpExecArray) => string][] = [
     [/RHEL-?(\d+)\.(\d+)/i, (m) => `rhels${m[1]}.${m[2]}`],
     [/rhel-(?:server-)?(\d+)\.(\d+)/i, (m) => `rhels${m[1]}.${m[2]}`],
@@ -36,7 +53,8 @@ export function distroFromIso(path: string, name?: string, arch?: string) {
       }
     }
   }
-  const resolvedArch = arch ?? archMatch?.[1];
+  // debian.pm:346-349: Ubuntu media name amd64, which xCAT calls x86_64.
+  const resolvedArch = arch ?? (archMatch?.[1] === "amd64" ? "x86_64" : archMatch?.[1]);
   if (!distro || !resolvedArch) return undefined;
   return { distro, arch: resolvedArch };
 }
@@ -131,7 +149,7 @@ export class Provisioning {
     if (errors.length > 0) throw new CommandError(errors);
   }
 
-  /** copycds: the install, netboot and statelite images of a distribution. */
+  /** copycds: the osdistro row and the images xCAT defines for the distribution (./copycds-images.ts). */
   copycds(iso: string, params: ReadonlyMap<string, string>): void {
     const found = distroFromIso(
       iso,
@@ -157,27 +175,12 @@ export class Provisioning {
         dirpaths: `/install/${distro}/${arch}`,
       },
     );
-    for (const provmethod of ["install", "netboot", "statelite"]) {
-      const name = `${distro}-${arch}-${provmethod}-compute`;
-      if (this.#defs.exists("osimage", name)) continue;
-      const attrs: [string, string][] = [
-        ["imagetype", "linux"],
-        ["provmethod", provmethod],
-        ["profile", "compute"],
-        ["osname", "Linux"],
-        ["osvers", distro],
-        ["osarch", arch],
-        ["osdistroname", osdistroname],
-        ["pkgdir", `/install/${distro}/${arch}`],
-        ["pkglist", `/opt/xcat/share/xcat/${provmethod}/rh/compute.${distro.replace(/\..*$/, "")}.pkglist`],
-      ];
-      if (provmethod === "install")
-        attrs.push([
-          "template",
-          `/opt/xcat/share/xcat/install/rh/compute.${distro.replace(/\..*$/, "")}.tmpl`,
-        ]);
-      else attrs.push(["rootimgdir", `/install/${provmethod}/${distro}/${arch}/compute`]);
-      this.#defs.create("osimage", [name], attrs);
+    // anaconda.pm:2403-2419: every image is (re)written; only a new one gets addkcmdline=quiet
+    // (SvrUtils.pm:941-944, 1366-1369).
+    for (const image of copycdsImages(distro, arch, `/install/${distro}/${arch}`)) {
+      if (this.#defs.exists("osimage", image.name))
+        this.#defs.change("osimage", [image.name], image.attributes);
+      else this.#defs.create("osimage", [image.name], [...image.attributes, ["addkcmdline", "quiet"]]);
     }
   }
 
@@ -200,13 +203,22 @@ export class Provisioning {
 
   #image(name: string) {
     const image = this.#defs.object("osimage", name);
-    if (!image) throw new CommandError([`Cannot find the osimage ${name}.`]);
+    // genimage.pm:142-145, packimage.pm:154-157, imgport.pm:237-240.
+    if (!image) throw new CommandError([`Cannot find image '${name}' from the osimage table.`]);
     return image;
   }
 
-  #state(name: string): { generated?: boolean; packed?: boolean; exported?: string } {
+  #state(name: string): ImageState {
     const row = this.#db.first("_emu_images", { imagename: name });
-    return row?.state ? (JSON.parse(row.state) as { generated?: boolean; packed?: boolean }) : {};
+    return row?.state ? (JSON.parse(row.state) as ImageState) : {};
+  }
+
+  /** The images whose genimage wrote under `dir`. */
+  #generatedIn(dir: string): string[] {
+    return this.#db
+      .select("_emu_images")
+      .map((row) => row.imagename ?? "")
+      .filter((name) => name && this.#state(name).generated && this.#state(name).dir === dir);
   }
 
   /** genimage / packimage / imgexport; returns the info lines of the raw xcatd response. */
@@ -219,13 +231,18 @@ export class Provisioning {
       `/install/netboot/${image.osvers ?? "os"}/${image.osarch ?? "arch"}/${image.profile ?? "compute"}`;
     let info: string[];
     if (action === "gen") {
-      if (!diskless)
-        throw new CommandError([`The genimage command can only be used with netboot or statelite images.`]);
+      // genimage.pm:160-168.
+      if (!diskless) throw new CommandError([notDiskless(name)]);
       state.generated = true;
+      state.dir = rootimgdir;
       info = [`Generating image: ${name}`, `the initial ramdisk for stateless is generated successfully.`];
     } else if (action === "pack") {
-      if (!state.generated)
-        throw new CommandError([`${rootimgdir}/rootimg does not exist, run genimage first.`]);
+      // packimage.pm:177-180 (statelite images are not packed), 396-401 (genimage first).
+      if (image.provmethod !== "netboot") throw new CommandError([notDiskless(name)]);
+      if (this.#generatedIn(rootimgdir).length === 0)
+        throw new CommandError([
+          `${rootimgdir}/rootimg does not exist, run genimage -o ${image.osvers ?? ""} -p ${image.profile ?? ""} on a server with matching architecture`,
+        ]);
       state.packed = true;
       info = [`Packing contents of ${rootimgdir}/rootimg`, "archive method:cpio", "compress method:gzip"];
     } else {
@@ -236,16 +253,43 @@ export class Provisioning {
     return info;
   }
 
-  /** rmimage: removes the generated image from the file system. */
+  /**
+   * rmimage <image> (rmimage.pm:94-257): the image directory comes from the image's rootimgdir, or
+   * /install/netboot/<os>/<arch>/<profile> from its attributes or, for an image not defined, from
+   * its name; what is refused and what is said follow rmimage.pm. Images that share a directory
+   * (the netboot and statelite images of a profile) share its generated files.
+   */
   removeInstance(name: string): string[] {
-    const image = this.#image(name);
-    const state = this.#state(name);
-    if (!state.generated) {
-      throw new CommandError([`Image directory for ${name} does not exist, nothing to remove.`]);
+    const image = this.#defs.object("osimage", name);
+    const methodError = (method: string) =>
+      new CommandError([
+        `Invalid method "${method}", the rmimage command can only be used to remove the netboot, statelite, sysclone or raw image files`,
+      ]);
+    let method = image?.provmethod ?? "";
+    if (method && !RMIMAGE_METHODS.has(method)) throw methodError(method);
+    let imagedir = image?.rootimgdir ?? "";
+    if (!imagedir) {
+      let [osver, arch, profile] = [image?.osvers, image?.osarch, image?.profile];
+      if (!osver || !arch || !profile) {
+        const parts = name.split("-");
+        [osver, arch, method] = [parts[0] ?? "", parts[1] ?? "", parts[2] ?? ""];
+        profile = parts.slice(3).join("-");
+        if (!osver || !arch || !profile || !method) throw new CommandError([`Invalid image name ${name}`]);
+        if (!RMIMAGE_METHODS.has(method)) throw methodError(method);
+      }
+      imagedir = `/install/netboot/${osver}/${arch}/${profile}`;
     }
-    this.#db.delete("_emu_images", { imagename: name });
-    return [
-      `Image files have been removed successfully from ${image.rootimgdir ?? `/install/netboot/${name}`}.`,
+    const owners = this.#generatedIn(imagedir);
+    if (owners.length === 0) throw new CommandError([`Image directory ${imagedir} does not exist`]);
+    for (const owner of owners) this.#db.delete("_emu_images", { imagename: owner });
+    const info = [
+      `Removing directory ${imagedir}/rootimg`,
+      "Image files have been removed successfully from this management node.",
     ];
+    if (method === "statelite")
+      info.push(
+        `Please be aware that the statelite image files on the diskful service nodes are not removed, you can remove the image files on the service nodes manually if necessary, for example, use command "rsync -az --delete /install <sn>:/" to remove the image files on the service nodes, where the <sn> is the hostname of the service node.`,
+      );
+    return info;
   }
 }

@@ -7,6 +7,7 @@ import { BootSimulation, type BootSimulationOptions } from "./boot-sequence";
 import { Database } from "./database";
 import { Definitions } from "./definitions";
 import { Hardware } from "./hardware";
+import { DEFAULT_MN_INTERFACES, type MnInterface } from "./mn-interfaces";
 import { NetworkServices } from "./network-services";
 import { NodeActions } from "./node-actions";
 import { NodeIndex } from "./node-index";
@@ -27,6 +28,8 @@ export interface StoreOptions {
   readonly clock?: () => Date;
   /** How nodes boot after a power action (boot time, nodes that fail or hang). */
   readonly boot?: BootSimulationOptions;
+  /** The MN's own interfaces; DEFAULT_MN_INTERFACES when absent. */
+  readonly mnInterfaces?: readonly MnInterface[];
 }
 
 export class XcatStore {
@@ -60,7 +63,12 @@ export class XcatStore {
     this.vms = new VmActions(this.db, this.definitions, this.hardware);
     this.remote = new RemoteCommands(this.db, this.definitions, this.hardware);
     this.provisioning = new Provisioning(this.db, this.definitions);
-    this.services = new NetworkServices(this.db, this.definitions, options.seed);
+    this.services = new NetworkServices(
+      this.db,
+      this.definitions,
+      options.seed,
+      options.mnInterfaces ?? DEFAULT_MN_INTERFACES,
+    );
     this.tables = new TableCommands(this.db, this.index);
     this.noderange = new NodeSelection(this.index, this.tables);
     this.accounts = new Accounts(this.db, clock, {

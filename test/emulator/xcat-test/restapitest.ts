@@ -1,120 +1,111 @@
 /**
- * What xCAT's `restapitest` script does (/tmp/xc/xCAT-test/restapitest), over HTTP against an
- * emulator instead of curl: the request it builds (run_restapi, :206-236: credentials and
- * `pretty=1` in the query, or an `X-Auth-Token` from POST /tokens with `-t`, :126-131), its exit
- * code (the HTTP status, :139-140, which the shell sees modulo 256), its output (`Data::Dumper` of
- * the body, :142) and its `-o`/`-O` comparison of the last body (check_result, :393-494).
+ * xCAT's `restapitest` script (/tmp/xc/xCAT-test/restapitest), run over HTTP against an emulator
+ * instead of through curl. Two versions:
+ * - `shipped`: the script at xcat-core 7733d16f. It needs `-u` and `-p` (without them it prints
+ *   `Userid and password must be supplied` and exits 1, :108-113), asks for a token with `-t`
+ *   (:120-125), sends `curl -X M 'https://host/xcatws<r>?userName=u&userPW=p&pretty=1'` with the
+ *   body as `--data` and the headers dumped to a file (run_restapi, :191-228), exits with the
+ *   status of the first `HTTP/x nnn reason` header line (check_errcode, :390-406; `exit 403` is
+ *   147 to the shell) and prints `Data::Dumper` of the body (:136). `-o`/`-O` are read but never
+ *   used: `restapitest -o X -O ==` alone exits 1 for want of credentials.
+ * - `as-written`: what the REST cases that omit `-u`/`-p` or use `cmdcheck:` were written for
+ *   (restapitest of c4b71ab3d, 2014, until ac9979301, 2018): missing credentials come from the
+ *   test configuration, and `-o`/`-O` without `-m` compares the saved body of the last request
+ *   (check_result, :411-510, ./check-result.ts) instead of sending one. Everything else is the
+ *   shipped script.
  */
 import { request } from "undici";
-import { shellWords } from "./case-file";
+import { checkResult, parseJson } from "./check-result";
 
-/** The result of one restapitest run: the shell's rc, what it printed and the raw body. */
-export interface RestapitestRun {
+/** Which restapitest runs the cases (see the file comment). */
+export type RestapitestVersion = "shipped" | "as-written";
+
+/** What a command gave xcattest: its exit code and everything it printed. */
+export interface CommandRun {
   readonly rc: number;
   readonly output: string;
-  readonly body: string;
 }
 
-/** Runs `restapitest -m M -r R [-d D] -u U -p P [-t]` against the emulator at `baseUrl`. */
-export async function runRestapitest(baseUrl: string, cmd: string): Promise<RestapitestRun> {
-  const args = flags(shellWords(cmd).slice(1));
-  const user = args.get("-u") ?? "";
-  const password = args.get("-p") ?? "";
-  if (!user || !password) return { rc: 1, output: "Userid and password must be supplied\n", body: "" };
-  let token: string | undefined;
-  if (args.has("-t")) {
-    const res = await request(`${baseUrl}/tokens`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ userName: user, userPW: password }),
-    });
-    const reply = (await res.body.json()) as { token?: { id?: string } };
-    token = reply.token?.id;
-  }
-  const query = token ? "&pretty=1" : `userName=${user}&userPW=${password}&pretty=1`;
-  const headers: Record<string, string> = {};
-  if (token) headers["x-auth-token"] = token;
-  const data = args.get("-d");
-  if (data) headers["content-type"] = "application/json";
-  const res = await request(`${baseUrl}${args.get("-r") ?? ""}?${query}`, {
-    method: (args.get("-m") ?? "GET") as "GET",
-    headers,
-    ...(data ? { body: data } : {}),
-  });
-  const body = await res.body.text();
-  const dumped = body.replace(/\\/g, "\\\\").replace(/'/g, "\\'");
-  return { rc: res.statusCode % 256, output: `$VAR1 = '${dumped}';\n`, body };
-}
+/** The options restapitest declares (GetOptions, :54-68): which take a value. */
+const VALUE_OPTIONS = new Set(["-m", "-r", "-h", "-u", "-p", "-P", "-d", "-c", "-o", "-O"]);
+const FLAG_OPTIONS = new Set(["-t", "--debug", "-?"]);
 
-/**
- * `restapitest -o EXPECTED -O OP` against the last body: 0 when it holds, 1 otherwise. Both sides
- * become `key:key:value` paths (transf_hash), array elements `element:restapiarray`; each path of
- * the body is compared position by position with the first expected path, a position being equal,
- * a regex match or neither (which ends that path); `==` needs an equal path, `!=` none, `=~` a
- * matching one, `!=~` none matching. An expected text that is not JSON fails the check (the
- * script's own regex parser yields no usable path for it either).
- */
-export function checkResult(lastBody: string, cmd: string): number {
-  const args = flags(shellWords(cmd).slice(1));
-  const op = args.get("-O") ?? "";
-  let expected: string | undefined;
-  try {
-    expected = paths(JSON.parse(args.get("-o") ?? ""))[0];
-  } catch {
-    return 1;
+/** One restapitest installation: its version, the MN it talks to and its saved last result. */
+export class Restapitest {
+  readonly #baseUrl: string;
+  readonly #version: RestapitestVersion;
+  readonly #account: { readonly user: string; readonly password: string };
+  /** /tmp/testrestapiresult: the body of the last request (run_restapi, :222-226). */
+  #lastResult = "";
+
+  constructor(baseUrl: string, version: RestapitestVersion, account: { user: string; password: string }) {
+    this.#baseUrl = baseUrl;
+    this.#version = version;
+    this.#account = account;
   }
-  if (expected === undefined) return 1;
-  let actuals: string[] = [];
-  try {
-    actuals = paths(JSON.parse(lastBody));
-  } catch {
-    actuals = [];
-  }
-  const flag = new Map<string, "eq" | "match" | "none">();
-  expected.split(":").forEach((want, position) => {
-    for (const actual of actuals) {
-      if (flag.get(actual) === "none") continue;
-      const have = actual.split(":")[position] ?? "";
-      if (want === "restapiarray" && have === "restapiarray") continue;
-      if (want === have || want === "ANY") flag.set(actual, "eq");
-      else if (matches(have, want)) flag.set(actual, "match");
-      else flag.set(actual, "none");
+
+  /** Runs `restapitest <args>` (the words after the command name). */
+  async run(args: readonly string[]): Promise<CommandRun> {
+    const options = parseOptions(args);
+    if (!options) return { rc: 1, output: "Usage:testrestapi - Run xcat test cases.\n" };
+    const method = options.get("-m");
+    const resource = options.get("-r");
+    // :85-98: -m and -r go together (the usage text that follows is left out).
+    if (method && !resource) return { rc: 0, output: "-m must be used with -r \n" };
+    if (resource && !method) return { rc: 0, output: "-r must be used with -m \n" };
+    const expected = options.get("-o");
+    if (this.#version === "as-written" && expected && method === undefined) {
+      return { rc: checkResult(expected, options.get("-O") ?? "", this.#lastResult), output: "" };
     }
-  });
-  const seen = (kind: string) => [...flag.values()].includes(kind as "eq");
-  if (op === "==") return seen("eq") ? 0 : 1;
-  if (op === "!=") return seen("eq") ? 1 : 0;
-  if (op === "=~") return seen("match") ? 0 : 1;
-  if (op === "!=~") return seen("match") ? 1 : 0;
-  return 1;
-}
+    let user = options.get("-u");
+    let password = options.get("-p");
+    if (this.#version === "as-written") {
+      user ||= this.#account.user;
+      password ||= this.#account.password;
+    }
+    if (!user || !password) return { rc: 1, output: "Userid and password must be supplied\n" };
 
-function matches(text: string, pattern: string): boolean {
-  try {
-    return new RegExp(pattern).test(text);
-  } catch {
-    return false;
+    let token: string | undefined;
+    if (options.has("-t")) {
+      const reply = await request(`${this.#baseUrl}/tokens`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ userName: user, userPW: password }),
+      });
+      const parsed = parseJson(await reply.body.text());
+      const inner = parsed instanceof Map ? parsed.get("token") : undefined;
+      const id = inner instanceof Map ? inner.get("id") : undefined;
+      token = typeof id === "string" && id !== "" ? id : undefined;
+    }
+    const query = `${token ? "" : `userName=${user}&userPW=${password}`}&pretty=1`;
+    const headers: Record<string, string> = {};
+    if (token) headers["x-auth-token"] = token;
+    const data = options.get("-d");
+    if (data) headers["content-type"] = "application/json";
+    const reply = await request(`${this.#baseUrl}${resource ?? ""}?${query}`, {
+      method: (method ?? "GET") as "GET",
+      headers,
+      ...(data ? { body: data } : {}),
+    });
+    const body = await reply.body.text();
+    this.#lastResult = body;
+    return { rc: reply.statusCode % 256, output: dumper(body) };
   }
 }
 
-function paths(value: unknown, prefix = ""): string[] {
-  if (Array.isArray(value))
-    return value.flatMap((item) =>
-      item !== null && typeof item === "object"
-        ? paths(item, prefix)
-        : [`${prefix}${String(item)}:restapiarray`],
-    );
-  if (value !== null && typeof value === "object")
-    return Object.entries(value).flatMap(([key, inner]) => paths(inner, `${prefix}${key}:`));
-  return [`${prefix}${String(value)}`];
+/** `print Dumper $string` with Data::Dumper's defaults: single quotes, `\` and `'` escaped. */
+function dumper(text: string): string {
+  return `$VAR1 = '${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}';\n`;
 }
 
-function flags(words: string[]): Map<string, string> {
-  const out = new Map<string, string>();
-  for (let i = 0; i < words.length; i++) {
-    const word = words[i] ?? "";
-    if (word === "-t") out.set("-t", "1");
-    else if (word.startsWith("-")) out.set(word, words[++i] ?? "");
+/** Getopt::Long over the declared options; undefined when an unknown option is given (:54-72). */
+function parseOptions(args: readonly string[]): Map<string, string> | undefined {
+  const options = new Map<string, string>();
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i] ?? "";
+    if (FLAG_OPTIONS.has(word)) options.set(word, "1");
+    else if (VALUE_OPTIONS.has(word)) options.set(word, args[++i] ?? "");
+    else if (word.startsWith("-")) return undefined;
   }
-  return out;
+  return options;
 }
