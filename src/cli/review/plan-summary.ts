@@ -6,8 +6,7 @@
  * states carry `type` and `inputs`; a secret input is an object holding the secret signature key
  * `4dabf18193072939515e22adb298388d` (or the string "[secret]"), and is printed as `[secret]`.
  */
-import { compareStrings } from "../../contract/noderange";
-import { compressNoderange } from "./compress-noderange";
+import { compareStrings, compressNoderange } from "../../contract/noderange";
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 
