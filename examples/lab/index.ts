@@ -6,6 +6,9 @@
 //   racks          number of compute racks (default 2)
 //   nodesPerRack   compute nodes per rack (default 16, at most 250)
 //   vms            VMs on the KVM host (default 4)
+//   loginNodes     login nodes login01, login02, … (default 1, at most 9)
+//   computeOs      the OS release the compute racks netboot (default rhels9.4): changing it is an
+//                  image roll, a new netboot image deployed on every compute node
 //   domain         DNS domain (default lab.example.org)
 //   deployTimeout  minutes to wait for the compute nodes to boot their image (default 60)
 //   pollSeconds    seconds between status reads while they boot (default 10)
@@ -18,9 +21,12 @@ const config = new pulumi.Config();
 const racks = config.getNumber("racks") ?? 2;
 const nodesPerRack = config.getNumber("nodesPerRack") ?? 16;
 const vmCount = config.getNumber("vms") ?? 4;
+const loginCount = config.getNumber("loginNodes") ?? 1;
+const computeOs = config.get("computeOs") ?? "rhels9.4";
 const domain = config.get("domain") ?? "lab.example.org";
 const bmcPassword = config.requireSecret("bmcPassword");
 if (nodesPerRack > 250) throw new Error("nodesPerRack: at most 250 (addresses are 10.x.<rack>.<slot>)");
+if (loginCount > 9) throw new Error("loginNodes: at most 9 (addresses are 10.0.0.20 to 10.0.0.28)");
 
 const two = (n: number) => String(n).padStart(2, "0");
 const hex = (n: number) => n.toString(16).padStart(2, "0");
@@ -67,18 +73,18 @@ const installImage = new xcat.Osimage("rhels9.4-x86_64-install-service", {
     pkgdir: "/install/rhels9.4/x86_64",
   },
 });
-const netbootImage = new xcat.Osimage("rhels9.4-x86_64-netboot-compute", {
+const netbootImage = new xcat.Osimage(`${computeOs}-x86_64-netboot-compute`, {
   attributes: {
     imagetype: "linux",
     provmethod: "netboot",
     profile: "compute",
     osname: "Linux",
-    osvers: "rhels9.4",
+    osvers: computeOs,
     osarch: "x86_64",
-    osdistroname: "rhels9.4-x86_64",
+    osdistroname: `${computeOs}-x86_64`,
     pkglist: "/opt/xcat/share/xcat/netboot/rh/compute.rhels9.x86_64.pkglist",
-    pkgdir: "/install/rhels9.4/x86_64",
-    rootimgdir: "/install/netboot/rhels9.4/x86_64/compute",
+    pkgdir: `/install/${computeOs}/x86_64`,
+    rootimgdir: `/install/netboot/${computeOs}/x86_64/compute`,
   },
 });
 
@@ -134,7 +140,11 @@ for (let rack = 1; rack <= racks; rack++) {
 // --- Service and login nodes ---------------------------------------------------------------------
 const serviceNodes = [
   { name: "svc01", ip: "10.0.0.10", groups: ["service", "all"] },
-  { name: "login01", ip: "10.0.0.20", groups: ["service", "login", "all"] },
+  ...Array.from({ length: loginCount }, (_, i) => ({
+    name: `login${two(i + 1)}`,
+    ip: `10.0.0.${20 + i}`,
+    groups: ["service", "login", "all"],
+  })),
 ].map(
   (node, i) =>
     new xcat.Node(

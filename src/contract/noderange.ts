@@ -1,7 +1,9 @@
 /**
  * xCAT noderange expansion (perl-xCAT/xCAT/NodeRange.pm, xcat-behavior.md §1.3), kept pure: the
  * caller says which names are nodes and which are groups. Shared by the emulator, which expands
- * the noderanges it receives, and by clients that want to know which nodes a range names.
+ * the noderanges it receives, and by clients that want to know which nodes a range names. And
+ * the inverse, {@link compressNoderange}: node names written as a short noderange, for requests
+ * (the provider) and for people (`pulumi-xcat review`).
  *
  * Supported forms: `a,b` (union), `n1-n5` / `n1:n5` (numeric ranges with a common prefix),
  * `node[1-3]` / `node[001-010]` (bracket ranges, padding kept), `n1+2` (n1 and the next two
@@ -203,4 +205,121 @@ export function unknownNames(names: readonly string[], context: NoderangeContext
 /** Plain code-unit string order, the order Perl's `sort` gives. */
 export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+// --- Compression: node names → a short noderange, the inverse of expandNoderange ----------------
+
+/** A name cut into text and number fields: `r01n02` → texts ["r","n",""], numbers ["01","02"]. */
+interface CutName {
+  readonly texts: readonly string[];
+  readonly numbers: readonly string[];
+}
+
+/**
+ * Names that can go into brackets: letters, digits, `_` and `-` (the characters xCAT allows in a
+ * node name, DBobjUtils/xcat-behavior.md §1.3), not starting with `-` (an exclusion,
+ * NodeRange.pm:665-667), and no number longer than 15 digits (kept exact as a JavaScript number).
+ * Any other name (an IP, a name with a noderange operator) is written as it is.
+ */
+const BRACKETABLE = /^(?!-)[A-Za-z0-9_-]+$/;
+
+function cut(name: string): CutName {
+  const parts = name.split(/(\d+)/);
+  return {
+    texts: parts.filter((_, i) => i % 2 === 0),
+    numbers: parts.filter((_, i) => i % 2 === 1),
+  };
+}
+
+/**
+ * Names of the same shape (same texts, same digit count per number) can share brackets. Keying
+ * on the digit count keeps every range exact for xCAT too: `[01-16]` is a range of strings in
+ * Perl (leading zero) that keeps the width, `[10-99]` a range of numbers of one width anyway.
+ */
+function shapeKey(name: CutName): string {
+  return JSON.stringify([name.texts, name.numbers.map((n) => n.length)]);
+}
+
+/**
+ * Numbers of one digit count → `[01-16]` or `[01-04,09,12-13]`; numbers with no run among them
+ * stay separate (`n1,n5` reads better than `n[1,5]`), and so do all of them when no text precedes
+ * the bracket (`1n01`): xCAT only sees a bracket after at least one character (NodeRange.pm:352).
+ */
+function formatNumbers(numbers: readonly string[], textBefore: string): string[] {
+  const sorted = [...numbers].sort((a, b) => Number(a) - Number(b));
+  const pieces: string[] = [];
+  let start = 0;
+  for (let i = 1; i <= sorted.length; i++) {
+    if (i < sorted.length && Number(sorted[i]) === Number(sorted[i - 1]) + 1) continue;
+    const first = sorted[start] ?? "";
+    const last = sorted[i - 1] ?? "";
+    pieces.push(first === last ? first : `${first}-${last}`);
+    start = i;
+  }
+  if (textBefore === "") return sorted;
+  return pieces.some((piece) => piece.includes("-")) ? [`[${pieces.join(",")}]`] : pieces;
+}
+
+/**
+ * Compresses names of one shape from number field `field` on: for each value of this field, the
+ * compressed rest; values whose rest is identical share one bracket (`r[01-16]` × `n[01-32]`,
+ * which xCAT expands bracket by bracket, NodeRange.pm:352-381).
+ */
+function compressShape(names: readonly CutName[], field: number): string[] {
+  const first = names[0];
+  if (first === undefined) return [];
+  const text = first.texts[field] ?? "";
+  if (field === first.numbers.length) return [text];
+  const restByValue = new Map<string, CutName[]>();
+  for (const name of names) {
+    const value = name.numbers[field] ?? "";
+    const list = restByValue.get(value) ?? [];
+    list.push(name);
+    restByValue.set(value, list);
+  }
+  const valuesByRest = new Map<string, { rest: string[]; values: string[] }>();
+  for (const [value, group] of restByValue) {
+    const rest = compressShape(group, field + 1);
+    const key = rest.join(",");
+    const entry = valuesByRest.get(key) ?? { rest, values: [] };
+    entry.values.push(value);
+    valuesByRest.set(key, entry);
+  }
+  const out: string[] = [];
+  for (const { rest, values } of valuesByRest.values()) {
+    for (const numbers of formatNumbers(values, text)) {
+      for (const tail of rest) out.push(`${text}${numbers}${tail}`);
+    }
+  }
+  return out;
+}
+
+/**
+ * The shortest noderange this module can write for a set of node names, in forms xCAT's own
+ * parser expands (NodeRange.pm:352-481): `r01n01 … r16n32` → `r[01-16]n[01-32]`, `cn001 …
+ * cn512` → `cn[001-512]`, mixed sets → a sorted comma list. Used for the requests the provider
+ * sends (one request per batch, short enough for a URL) and for what `pulumi-xcat review` prints
+ * (xCAT admins read node sets this way, as xcoll prints them). Expanding the result with
+ * {@link expandNoderange} gives back exactly the input set.
+ *
+ * @example
+ * compressNoderange(["n1", "n5", "r01n01", "r01n02"]) // "n1,n5,r01n[01-02]"
+ */
+export function compressNoderange(names: Iterable<string>): string {
+  const literal: string[] = [];
+  const byShape = new Map<string, CutName[]>();
+  for (const name of new Set(names)) {
+    const piece = cut(name);
+    if (!BRACKETABLE.test(name) || piece.numbers.length === 0 || piece.numbers.some((n) => n.length > 15)) {
+      literal.push(name);
+      continue;
+    }
+    const key = shapeKey(piece);
+    const list = byShape.get(key) ?? [];
+    list.push(piece);
+    byShape.set(key, list);
+  }
+  const tokens = [...literal];
+  for (const group of byShape.values()) tokens.push(...compressShape(group, 0));
+  return tokens.sort(compareStrings).join(",");
 }

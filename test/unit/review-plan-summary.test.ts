@@ -45,7 +45,7 @@ describe("summarizePlan", () => {
     );
     expect(text).toContain("+ 1 node r03n01 in group compute");
     expect(text).toContain("- 1 node r02n33 in group compute");
-    expect(text.split("\n")[0]).toBe("! 1 nodes deleted: r02n33");
+    expect(text.split("\n")[0]).toBe("! 1 node deleted: r02n33");
     expect(text).not.toContain("hunter2");
   });
 

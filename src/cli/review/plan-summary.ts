@@ -6,7 +6,7 @@
  * states carry `type` and `inputs`; a secret input is an object holding the secret signature key
  * `4dabf18193072939515e22adb298388d` (or the string "[secret]"), and is printed as `[secret]`.
  */
-import { compressNoderange } from "./compress-noderange";
+import { compareStrings, compressNoderange } from "../../contract/noderange";
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 
@@ -14,13 +14,17 @@ const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 export const DANGER_KINDS = ["delete", "replace", "reimage", "power", "policy", "site"] as const;
 export type DangerKind = (typeof DANGER_KINDS)[number];
 
-const DANGER_TEXT: Record<DangerKind, string> = {
-  delete: "nodes deleted",
-  replace: "objects replaced (deleted first, then created)",
-  reimage: "nodes re-imaged by a Deployment",
-  power: "nodes whose power state changes",
-  policy: "policy changes",
-  site: "site attribute changes",
+/** What each kind reads as after its count: [one, several]. */
+const DANGER_TEXT: Record<DangerKind, readonly [string, string]> = {
+  delete: ["node deleted", "nodes deleted"],
+  replace: [
+    "object replaced (deleted first, then created)",
+    "objects replaced (deleted first, then created)",
+  ],
+  reimage: ["node re-imaged by a Deployment", "nodes re-imaged by a Deployment"],
+  power: ["node whose power state changes", "nodes whose power state changes"],
+  policy: ["policy change", "policy changes"],
+  site: ["site attribute change", "site attribute changes"],
 };
 
 interface PreviewState {
@@ -240,10 +244,22 @@ export function summarizePlan(preview: unknown): PlanSummary {
     noderange: compressNoderange(g.names),
   }));
   const order = { delete: 0, replace: 1, update: 2, create: 3 };
-  lines.sort((a, b) => order[a.op] - order[b.op] || b.names.length - a.names.length);
+  lines.sort(
+    (a, b) =>
+      order[a.op] - order[b.op] ||
+      b.names.length - a.names.length ||
+      compareStrings(a.type, b.type) ||
+      compareStrings(a.noderange, b.noderange) ||
+      compareStrings(a.what, b.what),
+  );
   const dangers = DANGER_KINDS.filter((kind) => danger.has(kind)).map((kind) => {
     const names = danger.get(kind) ?? new Set<string>();
-    return { kind, text: DANGER_TEXT[kind], count: names.size, noderange: compressNoderange(names) };
+    return {
+      kind,
+      text: DANGER_TEXT[kind][names.size === 1 ? 0 : 1],
+      count: names.size,
+      noderange: compressNoderange(names),
+    };
   });
   // Unchanged resources are not listed as steps in `preview --json`, only counted.
   const summary = (preview as { changeSummary?: { same?: unknown } } | null)?.changeSummary;

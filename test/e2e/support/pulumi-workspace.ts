@@ -10,6 +10,8 @@ import { cp, mkdir, readFile, rm } from "node:fs/promises";
 import { basename, join } from "node:path";
 
 export interface PulumiCommandResult {
+  /** The program run: `pulumi`, or what {@link PulumiWorkspace.exec} was given. */
+  readonly command: string;
   readonly args: readonly string[];
   readonly exitCode: number;
   readonly stdout: string;
@@ -20,7 +22,7 @@ export interface PulumiCommandResult {
 export class PulumiCommandError extends Error {
   constructor(readonly result: PulumiCommandResult) {
     super(
-      `pulumi ${result.args.join(" ")} exited with ${result.exitCode}\n` +
+      `${result.command} ${result.args.join(" ")} exited with ${result.exitCode}\n` +
         `--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}`,
     );
     this.name = "PulumiCommandError";
@@ -133,8 +135,19 @@ export class PulumiWorkspace {
    * processes as well, as a power loss would.
    */
   start(args: readonly string[], options: RunOptions = {}): StartedCommand {
-    const fullArgs = [...args, "--non-interactive", "--color", "never"];
-    const child = spawn("pulumi", fullArgs, {
+    return this.spawnCommand("pulumi", [...args, "--non-interactive", "--color", "never"], options);
+  }
+
+  /**
+   * Runs another command (a CI script that calls pulumi) in the program directory, with this
+   * workspace's isolation: the same backend, stack selection, passphrase and time limit.
+   */
+  exec(command: string, args: readonly string[], options: RunOptions = {}): Promise<PulumiCommandResult> {
+    return this.spawnCommand(command, args, options).result;
+  }
+
+  private spawnCommand(command: string, fullArgs: readonly string[], options: RunOptions): StartedCommand {
+    const child = spawn(command, fullArgs, {
       cwd: this.programDir,
       env: { ...process.env, ...this.env, ...options.env },
       stdio: ["ignore", "pipe", "pipe"],
@@ -171,6 +184,7 @@ export class PulumiWorkspace {
       child.on("close", (code, signal) => {
         clearTimeout(timer);
         const result: PulumiCommandResult = {
+          command,
           args: fullArgs,
           exitCode: code ?? (signal ? 128 : 1),
           stdout,

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compressNoderange } from "../../src/cli/review/compress-noderange";
-import { expandNoderange } from "../../src/contract/noderange";
+import { compressNoderange, expandNoderange } from "../../src/contract/noderange";
 import { createRandom } from "../../src/emulator/random";
 
 /** Nothing is a defined node or group: the noderange alone must name the set. */
@@ -14,14 +13,19 @@ function pad(n: number, width: number): string {
   return String(n).padStart(width, "0");
 }
 
-/** A random cluster-like name set: a few shapes (rNNnNN, cnNNN, nN, sw-aN, gpuNN-x), random subsets. */
+/**
+ * A random cluster-like name set: a few shapes (rNNnNN, cnNNN, nN, sw-aN, rack_NN-x-NN, 1nNN…),
+ * random subsets. scripts/check-noderange-with-xcat.mjs runs sets like these through xCAT's own
+ * NodeRange.pm.
+ */
 function randomNames(random: () => number): string[] {
   const int = (max: number) => Math.floor(random() * max);
   const names = new Set<string>();
   const shapes = 1 + int(3);
   for (let s = 0; s < shapes; s++) {
-    const prefix = ["r", "cn", "n", "gpu", "sw-a", "rack"][int(6)] ?? "n";
-    const inner = ["n", "c", "x"][int(3)] ?? "n";
+    const prefix = ["r", "cn", "n", "gpu", "sw-a", "rack_", "1n", "a--"][int(8)] ?? "n";
+    const inner = ["n", "c", "x", "-", "-n-"][int(5)] ?? "n";
+    const tail = ["", "", "-b"][int(3)] ?? "";
     const w1 = int(4);
     const w2 = int(3);
     const two = random() < 0.5;
@@ -31,16 +35,16 @@ function randomNames(random: () => number): string[] {
       if (random() > density) continue;
       const first = w1 === 0 ? String(a) : pad(a, w1);
       if (!two) {
-        names.add(`${prefix}${first}`);
+        names.add(`${prefix}${first}${tail}`);
         continue;
       }
       for (let b = 1; b <= 1 + int(12); b++) {
         if (random() > density) continue;
-        names.add(`${prefix}${first}${inner}${w2 === 0 ? String(b) : pad(b, w2)}`);
+        names.add(`${prefix}${first}${inner}${w2 === 0 ? String(b) : pad(b, w2)}${tail}`);
       }
     }
   }
-  if (random() < 0.3) names.add(["login01", "svc01", "mgmt", "kvm-host"][int(4)] ?? "mgmt");
+  if (random() < 0.3) names.add(["login01", "svc01", "mgmt", "kvm-host", "10.0.0.1"][int(5)] ?? "mgmt");
   return [...names];
 }
 
@@ -74,6 +78,24 @@ describe("compressNoderange", () => {
   it("does not merge padded and unpadded numbers", () => {
     const names = ["n1", "n2", "n10", "n01"];
     expect(roundTrip(names)).toEqual([...names].sort());
+  });
+
+  it("brackets names with - and _ too (xCAT expands them: NodeRange.pm:404-421)", () => {
+    expect(compressNoderange(["sw-a1", "sw-a2", "sw-a3"])).toBe("sw-a[1-3]");
+    expect(compressNoderange(["r1-n01", "r1-n02", "r2-n01", "r2-n02"])).toBe("r[1-2]-n[01-02]");
+    expect(compressNoderange(["rack_01", "rack_02"])).toBe("rack_[01-02]");
+  });
+
+  it("never opens a bracket without text before it, which xCAT would not expand (NodeRange.pm:352)", () => {
+    expect(compressNoderange(["1n01", "2n01", "1n02", "2n02"])).toBe("1n[01-02],2n[01-02]");
+    expect(compressNoderange(["7", "8", "9"])).toBe("7,8,9");
+  });
+
+  it("writes names it cannot bracket as they are: IPs, operators, numbers beyond 15 digits", () => {
+    expect(compressNoderange(["10.0.0.1", "10.0.0.2"])).toBe("10.0.0.1,10.0.0.2");
+    expect(compressNoderange(["-x1", "-x2"])).toBe("-x1,-x2");
+    const long = ["n1234567890123456", "n1234567890123457"];
+    expect(compressNoderange(long)).toBe(long.join(","));
   });
 
   it("property: expanding the compressed range gives back the same set (1000 seeded sets)", () => {

@@ -1,0 +1,87 @@
+/**
+ * examples/ci: the GitHub Actions workflow and the GitLab CI file are valid YAML, review pull
+ * requests and apply merges, and run the cluster commands only through examples/ci/review.sh, the
+ * script test/e2e/review-ci.test.ts runs on the real engine, so what CI runs is what is tested.
+ * js-yaml is parsed with the copy @pulumi/pulumi installs (no parser of our own to maintain).
+ */
+import { execFileSync } from "node:child_process";
+import { accessSync, constants, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const yaml = createRequire(import.meta.url)("js-yaml") as { load(text: string): unknown };
+const repoRoot = resolve(import.meta.dirname, "../..");
+const ciDir = join(repoRoot, "examples/ci");
+const SCRIPT = "examples/ci/review.sh";
+
+type Json = Record<string, unknown>;
+const load = (file: string) => yaml.load(readFileSync(join(ciDir, file), "utf8")) as Json;
+const asMap = (value: unknown) => (value ?? {}) as Json;
+
+/** Every shell command of a job: GitHub `steps[].run`, GitLab `*script` lines. */
+function commandsOf(job: Json): string[] {
+  const steps = (job.steps as Json[] | undefined) ?? [];
+  return [
+    ...steps.map((step) => step.run).filter((run): run is string => typeof run === "string"),
+    ...((job.before_script as string[] | undefined) ?? []),
+    ...((job.script as string[] | undefined) ?? []),
+    ...((job.after_script as string[] | undefined) ?? []),
+  ];
+}
+
+/** The cluster commands belong to the script alone: a YAML file never runs them itself. */
+function expectOnlyTheScriptRunsPulumi(jobs: Json[]): void {
+  for (const command of jobs.flatMap(commandsOf)) {
+    expect(command).not.toMatch(/\bpulumi (preview|up|destroy|refresh)\b|pulumi-xcat review|xcat-emulator/);
+  }
+}
+
+describe("examples/ci", () => {
+  it("review.sh is executable bash that parses", () => {
+    accessSync(join(repoRoot, SCRIPT), constants.X_OK);
+    execFileSync("bash", ["-n", join(repoRoot, SCRIPT)]);
+  });
+
+  it("the GitHub workflow reviews pull requests with review.sh, comments, and applies pushes to main", () => {
+    const workflow = load("github-workflow.yml");
+    const on = asMap(workflow.on);
+    expect(on).toHaveProperty("pull_request");
+    expect(asMap(on.push).branches).toEqual(["main"]);
+    const jobs = asMap(workflow.jobs);
+    const review = asMap(jobs.review);
+    const up = asMap(jobs.up);
+    expect(review.if).toBe("github.event_name == 'pull_request'");
+    expect(up.if).toBe("github.event_name == 'push'");
+    expect(asMap(review.permissions)["pull-requests"]).toBe("write");
+
+    const reviewCommands = commandsOf(review);
+    expect(reviewCommands).toContain(`${SCRIPT} preview`);
+    // Without XCAT_URL, the target branch is applied to the emulator first, by the same script.
+    const base = (review.steps as Json[]).find((step) => String(step.run).includes("BASE_SHA"));
+    expect(base?.if).toBe("env.XCAT_URL == ''");
+    expect(base?.run).toContain(`cp ${SCRIPT} "$RUNNER_TEMP/review.sh"`);
+    expect(base?.run).toContain('"$RUNNER_TEMP/review.sh" up');
+    const post = reviewCommands.find((command) => command.includes("gh pr comment")) ?? "";
+    expect(post).toContain("--body-file .xcat-review/review.md");
+    expect(post).toContain('>> "$GITHUB_STEP_SUMMARY"');
+    expect(commandsOf(up)).toContain(`${SCRIPT} up`);
+    expectOnlyTheScriptRunsPulumi([review, up]);
+  });
+
+  it("the GitLab file reviews merge requests with review.sh, posts a note, and applies the default branch", () => {
+    const config = load("gitlab-ci.yml");
+    const review = asMap(config["xcat-review"]);
+    const up = asMap(config["xcat-up"]);
+    expect(review.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "merge_request_event"' }]);
+    expect(up.rules).toEqual([{ if: "$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH" }]);
+    expect(review.script).toContain(`${SCRIPT} preview`);
+    expect(String((review.script as string[])[0])).toContain("/tmp/review.sh up");
+    expect(String((review.after_script as string[])[0])).toMatch(
+      /body@\.xcat-review\/review\.md[\s\S]*merge_requests\/\$CI_MERGE_REQUEST_IID\/notes/,
+    );
+    expect(asMap(review.artifacts).paths).toContain(".xcat-review/review.md");
+    expect(up.script).toEqual([`${SCRIPT} up`]);
+    expectOnlyTheScriptRunsPulumi([review, up, asMap(config.default)]);
+  });
+});
