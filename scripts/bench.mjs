@@ -488,6 +488,7 @@ async function main() {
   const benchStarted = performance.now();
 
   const emulators = [];
+  const closers = [];
   const variants = [];
   try {
     for (const id of options.variants) {
@@ -510,15 +511,25 @@ async function main() {
         mnCpus: options.mnCpus,
       });
       emulators.push(emulator);
+      // Under the cost model requests are few and slow: a recording proxy (~1 ms a request) shows
+      // how many nodes each merged write held.
+      const proxy = xcatModel && id === "batched" ? await startRecordingProxy(emulator.url) : undefined;
+      if (proxy) closers.push(proxy.close);
       const env = {
         ...common,
         BENCH_NODES: String(nodes),
-        XCAT_URL: emulator.url,
+        XCAT_URL: proxy?.url ?? emulator.url,
         XCAT_USERNAME: "root",
         XCAT_PASSWORD: "cluster",
         XCAT_BATCHING: id === "batched" ? "1" : "0",
       };
-      variants.push({ id, nodes, emulator, workspace: await createWorkspace(root, id, XCAT_PROGRAM, env) });
+      variants.push({
+        id,
+        nodes,
+        emulator,
+        proxy,
+        workspace: await createWorkspace(root, id, XCAT_PROGRAM, env),
+      });
     }
 
     const samples = new Map();
@@ -529,6 +540,7 @@ async function main() {
           if (operation.skip?.(variant.id, options)) continue;
           const stats = () => variant.emulator?.stats() ?? { total: 0, mnCpuSeconds: 0 };
           const before = stats();
+          const recordedBefore = variant.proxy?.requests.length ?? 0;
           const benchCpu = process.cpuUsage();
           const profile = options.profileDir
             ? {
@@ -559,6 +571,11 @@ async function main() {
             .filter(([, count]) => count > 0)
             .map(([route, count]) => `${route} ${count}`)
             .join(", ");
+          // Names per merged node write, in the order sent.
+          const mergedWrites = (variant.proxy?.requests.slice(recordedBefore) ?? [])
+            .map((r) => /^(PUT|DELETE) \/xcatws\/nodes\/([^/]+)$/.exec(r))
+            .filter((m) => m !== null)
+            .map((m) => `${m[1]} ${m[2].split(",").length}`);
           const sample = {
             ...result,
             requests: after.total - before.total,
@@ -580,7 +597,8 @@ async function main() {
             `round ${round} ${operation.id} ${variant.id}: ${(sample.wallMs / 1000).toFixed(1)} s, ${sample.requests} requests, ` +
               `pulumi CPU ${sample.pulumiCpuS.toFixed(1)} s, provider CPU ${sample.providerCpuS.toFixed(1)} s, ` +
               `provider peak ${(sample.peakKb / 1024).toFixed(0)} MB, management node ${sample.mnCpuS.toFixed(1)} CPU-s` +
-              (byRoute ? ` (${byRoute})` : ""),
+              (byRoute ? ` (${byRoute})` : "") +
+              (mergedWrites.length > 0 ? `; nodes per node write: ${mergedWrites.join(" ")}` : ""),
           );
         }
       }
@@ -835,6 +853,7 @@ async function main() {
       process.exitCode = 1;
     }
   } finally {
+    await Promise.all(closers.map((close) => close()));
     await Promise.all(emulators.map((e) => e.close()));
     if (!options.keep) await rm(root, { recursive: true, force: true });
     else log(`kept ${root}`);
