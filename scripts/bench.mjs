@@ -483,7 +483,7 @@ async function main() {
       .join(" ");
   log(
     `nodes=${options.nodes} model=${options.costModel} parallel=${options.parallel} variants=${options.variants.join(",")} ` +
-      `per-object nodes=${options.perObjectNodes} rounds=${options.rounds} load=${load()} dir=${root}`,
+      `${options.variants.includes("per-object") ? `per-object nodes=${options.perObjectNodes} ` : ""}rounds=${options.rounds} load=${load()} dir=${root}`,
   );
   const benchStarted = performance.now();
 
@@ -631,6 +631,32 @@ async function main() {
     const wallS = (op) => batched(op).wallMs / 1000;
     const floorText = (op) => `${wallS(op).toFixed(1)} s, floor ${floorS(op).toFixed(1)} s`;
     const ratio = (op) => wallS(op) / floorS(op);
+    const perNodeBar = (op, name, limit) => ({
+      op,
+      text: `${name} <= ${limit} requests per node`,
+      from: 1000,
+      measure: () => perNode(op),
+      met: (v) => v <= limit,
+      show: (v) => v.toFixed(3),
+    });
+    const floorPlusBar = (op, seconds) => ({
+      op,
+      text: `${op} wall <= floor + ${seconds} s`,
+      from: 1000,
+      floor: true,
+      measure: () => wallS(op),
+      met: (v) => v <= floorS(op) + seconds,
+      show: () => floorText(op),
+    });
+    const ratioBar = (op, limit) => ({
+      op,
+      text: `${op} wall <= ${limit} x floor`,
+      from: 5000,
+      floor: true,
+      measure: () => ratio(op),
+      met: (v) => v <= limit,
+      show: (v) => `${v.toFixed(2)} x`,
+    });
     const candidates = [
       {
         op: "up",
@@ -650,69 +676,13 @@ async function main() {
       },
       ...(xcatModel
         ? [
-            {
-              op: "refresh",
-              text: "refresh <= 0.02 requests per node",
-              from: 1000,
-              measure: () => perNode("refresh"),
-              met: (v) => v <= 0.02,
-              show: (v) => v.toFixed(3),
-            },
-            {
-              op: "refresh",
-              text: "refresh wall <= floor + 5 s",
-              from: 1000,
-              floor: true,
-              measure: () => wallS("refresh"),
-              met: (v) => v <= floorS("refresh") + 5,
-              show: () => floorText("refresh"),
-            },
-            {
-              op: "roll",
-              text: "image roll <= 0.05 requests per node",
-              from: 1000,
-              measure: () => perNode("roll"),
-              met: (v) => v <= 0.05,
-              show: (v) => v.toFixed(3),
-            },
-            {
-              op: "destroy",
-              text: "destroy <= 0.05 requests per node",
-              from: 1000,
-              measure: () => perNode("destroy"),
-              met: (v) => v <= 0.05,
-              show: (v) => v.toFixed(3),
-            },
-            {
-              op: "destroy",
-              text: "destroy wall <= floor + 10 s",
-              from: 1000,
-              floor: true,
-              measure: () => wallS("destroy"),
-              met: (v) => v <= floorS("destroy") + 10,
-              show: () => floorText("destroy"),
-            },
+            perNodeBar("refresh", "refresh", 0.02),
+            floorPlusBar("refresh", 5),
+            perNodeBar("roll", "image roll", 0.05),
+            perNodeBar("destroy", "destroy", 0.05),
+            floorPlusBar("destroy", 10),
           ]
-        : [
-            {
-              op: "preview",
-              text: "preview wall <= 1.15 x floor",
-              from: 5000,
-              floor: true,
-              measure: () => ratio("preview"),
-              met: (v) => v <= 1.15,
-              show: (v) => `${v.toFixed(2)} x`,
-            },
-            {
-              op: "up",
-              text: "up wall <= 1.25 x floor",
-              from: 5000,
-              floor: true,
-              measure: () => ratio("up"),
-              met: (v) => v <= 1.25,
-              show: (v) => `${v.toFixed(2)} x`,
-            },
-          ]),
+        : [ratioBar("preview", 1.15), ratioBar("up", 1.25)]),
     ];
     const bars = [];
     for (const c of candidates) {
