@@ -9,7 +9,8 @@
  *   refresh    pulumi refresh
  *   roll       pulumi up with a new provmethod on every node (an image roll)
  *   roll@dflt  the roll back, at the engine's default parallelism (4 x CPUs), to show what
- *              merging gives without --parallel (left out when --parallel default)
+ *              merging gives without --parallel (left out when --parallel default, and for
+ *              the per-object variant, which sends one request per node at any parallelism)
  *   destroy    pulumi destroy
  * for three variants with the same engine settings:
  *   floor       the same program shape on a dynamic provider that does no I/O (the engine's cost);
