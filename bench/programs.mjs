@@ -1,17 +1,19 @@
 /**
- * The two Pulumi programs the benchmark runs, written as plain JavaScript (no TypeScript step):
- * both declare N nodes plus a network, a group, an OS image and a site attribute, with the same
- * names, types and input shapes. "xcat" uses pulumi-xcat; "floor" replaces it with a dynamic
- * provider that does no I/O, so its cost is the engine's own.
+ * The Pulumi programs the benchmark runs, written as plain JavaScript (no TypeScript step). The
+ * xcat and floor programs declare N nodes plus a network, a group, an OS image and a site
+ * attribute, with the same names, types and input shapes. "xcat" uses pulumi-xcat; "floor"
+ * replaces it with a dynamic provider that does no I/O, so its cost is the engine's own. Every
+ * node's `provmethod` comes from BENCH_IMAGE, so an `up` with another value is an image roll.
  */
 
-/** Inputs shared by both programs, so the engine moves the same data for each. */
+/** Inputs shared by the programs, so the engine moves the same data for each. */
 const SHAPE = `
 const N = Number(process.env.BENCH_NODES ?? "10");
+const IMAGE = process.env.BENCH_IMAGE ?? "rhels9.4-x86_64-netboot-compute";
 const host = (i) => Math.floor(i / 250) + "." + ((i % 250) + 1);
 const nodeArgs = (i) => ({
   groups: ["bench", "all"],
-  attributes: { mgt: "ipmi", ip: "10.20." + host(i), bmc: "10.21." + host(i), arch: "x86_64" },
+  attributes: { mgt: "ipmi", ip: "10.20." + host(i), bmc: "10.21." + host(i), arch: "x86_64", provmethod: IMAGE },
 });
 const nodeName = (i) => "bn" + String(i).padStart(5, "0");
 `;
@@ -27,15 +29,34 @@ new xcat.GlobalConfAttribute("benchsite", { value: "1" });
 for (let i = 1; i <= N; i++) new xcat.Node(nodeName(i), nodeArgs(i));
 `;
 
+/** Only N pulumi-xcat nodes: a stack that manages a few nodes of a large cluster. */
+export const XCAT_NODES_PROGRAM = `"use strict";
+const xcat = require("pulumi-xcat");
+${SHAPE}
+for (let i = 1; i <= N; i++) new xcat.Node(nodeName(i), nodeArgs(i));
+`;
+
 /**
  * The floor: the same registrations through one no-op dynamic provider that moves the same data
  * as pulumi-xcat's: each resource carries a secret input (the engine encrypts it), its outputs add
- * the attribute map xCAT would report (`allAttributes`, what the emulator reports for these
+ * the attribute map xCAT would report (\`allAttributes\`, what the emulator reports for these
  * nodes), and read returns inputs as well as outputs. Only the I/O and our code are missing.
  */
 export const FLOOR_PROGRAM = `"use strict";
 const pulumi = require("@pulumi/pulumi");
 ${SHAPE}
+const reportedOf = (inputs) => {
+  const reported = { ...inputs.attributes };
+  if (Array.isArray(inputs.groups)) {
+    Object.assign(reported, {
+      groups: inputs.groups.join(","),
+      netboot: "xnba",
+      postbootscripts: "otherpkgs",
+      postscripts: "syslog,remoteshell,syncfiles",
+    });
+  }
+  return reported;
+};
 const noop = {
   async check(_olds, news) { return { inputs: news }; },
   async diff(_id, olds, news) {
@@ -43,22 +64,13 @@ const noop = {
     return { changes: JSON.stringify(strip(olds)) !== JSON.stringify(strip(news)) };
   },
   async create(inputs) {
-    const reported = { ...inputs.attributes };
-    if (Array.isArray(inputs.groups)) {
-      Object.assign(reported, {
-        groups: inputs.groups.join(","),
-        netboot: "xnba",
-        postbootscripts: "otherpkgs",
-        postscripts: "syslog,remoteshell,syncfiles",
-      });
-    }
-    return { id: String(inputs.name), outs: { ...inputs, allAttributes: reported } };
+    return { id: String(inputs.name), outs: { ...inputs, allAttributes: reportedOf(inputs) } };
   },
   async read(id, props) {
     const { allAttributes, ...inputs } = props;
     return { id, props, inputs };
   },
-  async update(_id, _olds, news) { return { outs: news }; },
+  async update(_id, _olds, news) { return { outs: { ...news, allAttributes: reportedOf(news) } }; },
   async delete() {},
 };
 const make = (type, name, props) =>

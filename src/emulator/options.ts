@@ -71,6 +71,11 @@ export interface EmulatorStats {
   readonly byRoute: Record<string, number>;
   /** Requests that were answered with an injected fault. */
   readonly faultsInjected: number;
+  /**
+   * With the cost model: the management node's CPU-seconds charged so far (unscaled), the work a
+   * real management node would have done for these requests.
+   */
+  readonly mnCpuSeconds?: number;
 }
 
 /** A running emulator. */

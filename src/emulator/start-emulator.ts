@@ -93,7 +93,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   return {
     url,
     state: createState(store),
-    stats: () => stats.snapshot(),
+    stats: () => ({ ...stats.snapshot(), ...(cost ? { mnCpuSeconds: cost.cpuSeconds } : {}) }),
     ...(caCertPem ? { caCertPem } : {}),
     close() {
       closed ??= new Promise<void>((resolve) => {

@@ -33,6 +33,15 @@ describe("the xcat cost model", () => {
     expect(await timed(() => call(plain, "GET", "/nodes/n1"))).toBeLessThan(0.2);
   });
 
+  it("stats() report the management node's CPU-seconds charged, only with the model on", async () => {
+    const before = xcat.stats().mnCpuSeconds ?? 0;
+    await call(xcat, "GET", "/nodes/n1");
+    // A single-node GET costs ~0.5 CPU-s (request-cost.ts).
+    expect((xcat.stats().mnCpuSeconds ?? 0) - before).toBeGreaterThan(0.4);
+    expect((xcat.stats().mnCpuSeconds ?? 0) - before).toBeLessThan(0.6);
+    expect(plain.stats().mnCpuSeconds).toBeUndefined();
+  });
+
   it("8 concurrent single GETs share 2 CPUs: about 2.1 s, not 0.4", async () => {
     const wall = await timed(() =>
       Promise.all(Array.from({ length: 8 }, () => call(xcat, "GET", "/nodes/n1"))),

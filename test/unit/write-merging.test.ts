@@ -1,7 +1,7 @@
 /**
  * How merged deletes and updates split their answer per object (issue #11), with fake requests.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { Coalescer } from "../../src/client/coalescer";
 import { deleteMerged, updateMerged } from "../../src/client/write-merging";
 
@@ -106,5 +106,78 @@ describe("Coalescer", () => {
     expect(runs.map((r) => r.items)).toEqual([["a"], ["c"], ["b", "d"]]);
     for (const run of runs.slice(1)) run.release();
     expect(await Promise.all([...later, more])).toEqual(["B", "C", "D"]);
+  });
+});
+
+describe("Coalescer with refill", () => {
+  // Fake clocks: the rule is about milliseconds, and a loaded machine must not change the outcome.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setImmediate", "performance"] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A coalescer whose requests finish when released, recording the items of each. */
+  function recorded(refill: { quietMs: number; maxMs: number }) {
+    const runs: Array<{ items: readonly string[]; release: () => void }> = [];
+    const queue = new Coalescer<string, string>({
+      refill,
+      run: (_lane, items) =>
+        new Promise((resolve) =>
+          runs.push({ items, release: () => resolve(items.map((item) => ({ ok: true, value: item }))) }),
+        ),
+    });
+    return { runs, queue };
+  }
+  const wait = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+
+  it("waits for the callers of a finished request, so two groups do not take turns", async () => {
+    const { runs, queue } = recorded({ quietMs: 40, maxMs: 1_000 });
+    // Like an engine with 3 steps: one call first, two more while it is in flight.
+    const a = queue.submit("delete", "a");
+    await wait(60);
+    expect(runs.map((r) => r.items)).toEqual([["a"]]);
+    const waiting = [queue.submit("delete", "b"), queue.submit("delete", "c")];
+    runs[0]?.release();
+    await a;
+    // a's caller comes back with its next call a few ms later: it joins b and c, which the plain
+    // coalescer would have sent at once, alone.
+    await wait(10);
+    expect(runs).toHaveLength(1);
+    const next = queue.submit("delete", "d");
+    // d was the one call the finished request held: the queue goes out at once, not after quietMs.
+    await wait(0);
+    expect(runs.map((r) => r.items)).toEqual([["a"], ["b", "c", "d"]]);
+    runs[1]?.release();
+    expect(await Promise.all([...waiting, next])).toEqual(["b", "c", "d"]);
+  });
+
+  it("sends after quietMs when fewer callers come back, and never later than maxMs", async () => {
+    const quiet = recorded({ quietMs: 30, maxMs: 1_000 });
+    const first = quiet.queue.submit("update", "a");
+    await wait(50);
+    const second = [quiet.queue.submit("update", "b"), quiet.queue.submit("update", "c")];
+    quiet.runs[0]?.release();
+    await first;
+    await wait(29);
+    expect(quiet.runs).toHaveLength(1);
+    await wait(2); // nobody came back: b and c go out after the quiet time
+    expect(quiet.runs.map((r) => r.items)).toEqual([["a"], ["b", "c"]]);
+    quiet.runs[1]?.release();
+    await Promise.all(second);
+
+    const capped = recorded({ quietMs: 30, maxMs: 80 });
+    const calls = [capped.queue.submit("update", "x0")];
+    // A steady trickle, never quiet for 30 ms: the cap sends what has come after 80 ms.
+    for (let i = 1; i <= 7; i++) {
+      await wait(15);
+      calls.push(capped.queue.submit("update", `x${i}`));
+    }
+    expect(capped.runs.map((r) => r.items)).toEqual([["x0", "x1", "x2", "x3", "x4", "x5"]]);
+    capped.runs[0]?.release();
+    await wait(100);
+    capped.runs[1]?.release();
+    expect(await Promise.all(calls)).toHaveLength(8);
   });
 });
