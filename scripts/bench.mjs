@@ -41,7 +41,9 @@
  *   --cost-model xcat|none  emulator cost model (default xcat; none = the plain, fast emulator,
  *                           for the provider-CPU bars, e.g. --nodes 5000 --cost-model none)
  *   --mn-cpus C             CPUs of the emulated management node (default 2)
- *   --parallel P|default    engine steps at once, passed as --parallel P (default 64);
+ *   --parallel P|default    engine steps at once, passed as --parallel P (default 100: a merged
+ *                           delete or update holds at most the steps under way, and at most
+ *                           100 nodes, docs/large-stacks.md);
  *                           "default" passes nothing: the engine's 4 x CPUs, or
  *                           PULUMI_PARALLEL when that is set
  *   --variants LIST         comma list of floor,batched,per-object (default all three)
@@ -110,7 +112,7 @@ function helpText() {
 function parseArgs(argv) {
   const options = {
     nodes: 1000,
-    parallel: 64,
+    parallel: 100,
     variants: VARIANTS,
     env: {},
     keep: false,
