@@ -31,6 +31,11 @@ const cases = {
     new xcat.Node("cn10", { groups: ["all"] });
     new xcat.Node("cn10-again", { name: pulumi.output("cn10"), groups: ["compute", "all"] });
   },
+  // The same with both names given as plain strings (claimed at once, without waiting for outputs).
+  "node-claimed-twice-plain": () => {
+    new xcat.Node("cn11", { groups: ["all"] });
+    new xcat.Node("cn11-again", { name: "cn11", groups: ["compute", "all"] });
+  },
   // An address no cluster can use (172.20.1.300), refused at preview naming the field.
   "node-bad-ip": () => new xcat.Node("cn05", { groups: ["all"], attributes: { ip: "172.20.1.300" } }),
   // A misspelt password attribute: refused with a hint, its value never printed nor stored.

@@ -10,6 +10,11 @@ import { type ConnectionInput, clientOptionsFor, type ProviderSettings, settings
 
 let settings: ProviderSettings | undefined;
 const clients = new Map<string, XcatClient>();
+/**
+ * The client of each connection input already seen, so that the calls after the first (one or
+ * more per resource) skip building client options, which reads a `caCert` given as a file path.
+ */
+const clientsByInput = new Map<string, XcatClient>();
 /** One connection check per client, shared by every resource that uses it. */
 const checks = new Map<XcatClient, Promise<void>>();
 
@@ -29,6 +34,10 @@ export function processSettings(): ProviderSettings {
  * Clients are created on first use and kept for the life of the process.
  */
 export function clientFor(connection: ConnectionInput | undefined): XcatClient {
+  // The input holds credentials too; like the key below, it never leaves this process's memory.
+  const input = JSON.stringify(connection ?? null);
+  const known = clientsByInput.get(input);
+  if (known) return known;
   const current = processSettings();
   const options = clientOptionsFor(connection ?? current.connection, current);
   // The key holds credentials, but it never leaves this process's memory.
@@ -44,6 +53,7 @@ export function clientFor(connection: ConnectionInput | undefined): XcatClient {
     client = new XcatClient({ ...options, batching: current.batching });
     clients.set(key, client);
   }
+  clientsByInput.set(input, client);
   return client;
 }
 
@@ -101,6 +111,7 @@ function explainedCheckFailure(error: unknown, url: string, where: string): unkn
 export async function resetProcessContext(): Promise<void> {
   settings = undefined;
   checks.clear();
+  clientsByInput.clear();
   const closing = [...clients.values()].map((client) => client.close());
   clients.clear();
   await Promise.all(closing);

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { thinProvider } from "../thin-provider";
-import { type ConnectionArgs, connectionInput, resourceOptions } from "./common";
+import { type ConnectionArgs, connectionInput, registeredProps, resourceOptions } from "./common";
 
 const provider = thinProvider("xcat:Deployment");
 
@@ -49,8 +49,8 @@ export class Deployment extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: DeploymentArgs, opts?: pulumi.CustomResourceOptions) {
     const connection = connectionInput(args.connection);
-    const props = opts?.id
-      ? { nodes: undefined, osimage: undefined, connection }
+    const inputs = opts?.id
+      ? { connection }
       : {
           nodes: args.nodes,
           osimage: args.osimage,
@@ -65,7 +65,7 @@ export class Deployment extends pulumi.dynamic.Resource {
     super(
       provider,
       name,
-      { ...props, nodeStates: undefined },
+      registeredProps(["nodes", "osimage", "nodeStates"], inputs),
       resourceOptions(opts, []),
       "xcat",
       "Deployment",

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { thinProvider } from "../thin-provider";
-import { type ConnectionArgs, connectionInput, resourceOptions } from "./common";
+import { type ConnectionArgs, connectionInput, registeredProps, resourceOptions } from "./common";
 import { claimObject } from "./object-claims";
 
 const provider = thinProvider("xcat:GlobalConfAttribute");
@@ -30,13 +30,11 @@ export class GlobalConfAttribute extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: GlobalConfAttributeArgs, opts?: pulumi.CustomResourceOptions) {
     const connection = connectionInput(args.connection);
-    const props = opts?.id
-      ? { name: undefined, value: undefined, connection }
-      : { name: args.name ?? name, value: args.value, connection };
+    const inputs = opts?.id ? { connection } : { name: args.name ?? name, value: args.value, connection };
     super(
       provider,
       name,
-      { ...props, previousValue: undefined },
+      registeredProps(["name", "value", "previousValue"], inputs),
       resourceOptions(opts, []),
       "xcat",
       "GlobalConfAttribute",

@@ -48,8 +48,7 @@ export function claimObject(
   objectName: pulumi.Input<string> | undefined,
   connection: pulumi.Input<ConnectionArgs> | undefined,
 ): void {
-  const url = pulumi.output(connection).apply((value) => (value as ConnectionArgs | undefined)?.url);
-  pulumi.all([objectName, url]).apply(([name, connectionUrl]) => {
+  const claim = (name: unknown, connectionUrl: unknown): void => {
     // Not a usable name: check() reports it, naming the field.
     if (typeof name !== "string" || name === "") return;
     const node = managementNode(connectionUrl);
@@ -66,5 +65,28 @@ export function claimObject(
       resource,
       true,
     );
-  });
+  };
+  // Usually the name and the connection are plain values: claim now, without the outputs (and
+  // their promises) that waiting for them costs every resource of a large program.
+  const plainUrl = connection === undefined ? undefined : plainValue(plainValue(connection)?.url);
+  if (typeof objectName === "string" && (connection === undefined || typeof plainUrl === "string")) {
+    try {
+      claim(objectName, plainUrl);
+    } catch (error) {
+      // Reported as a failed apply, the same way as a claim on values known later.
+      pulumi.output(undefined).apply(() => {
+        throw error;
+      });
+    }
+    return;
+  }
+  const url = pulumi.output(connection).apply((value) => (value as ConnectionArgs | undefined)?.url);
+  pulumi.all([objectName, url]).apply(([name, connectionUrl]) => claim(name, connectionUrl));
+}
+
+/** A value given as itself (not an Output or a promise), or undefined. */
+function plainValue<T>(value: pulumi.Input<T> | undefined): T | undefined {
+  if (value === undefined || pulumi.Output.isInstance(value)) return undefined;
+  if (typeof (value as { then?: unknown }).then === "function") return undefined;
+  return value as T;
 }

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { thinProvider } from "../thin-provider";
-import { type ConnectionArgs, connectionInput, resourceOptions } from "./common";
+import { type ConnectionArgs, connectionInput, registeredProps, resourceOptions } from "./common";
 
 const provider = thinProvider("xcat:PowerState");
 
@@ -27,13 +27,11 @@ export class PowerState extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: PowerStateArgs, opts?: pulumi.CustomResourceOptions) {
     const connection = connectionInput(args.connection);
-    const props = opts?.id
-      ? { nodes: undefined, power: undefined, connection }
-      : { nodes: args.nodes, power: args.power, connection };
+    const inputs = opts?.id ? { connection } : { nodes: args.nodes, power: args.power, connection };
     super(
       provider,
       name,
-      { ...props, powerStates: undefined },
+      registeredProps(["nodes", "power", "powerStates"], inputs),
       resourceOptions(opts, []),
       "xcat",
       "PowerState",

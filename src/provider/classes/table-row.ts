@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { isSecretAttribute } from "../attributes";
 import { thinProvider } from "../thin-provider";
-import { type ConnectionArgs, connectionInput, resourceOptions } from "./common";
+import { type ConnectionArgs, connectionInput, registeredProps, resourceOptions } from "./common";
 
 const provider = thinProvider("xcat:TableRow");
 
@@ -43,10 +43,11 @@ export class TableRow extends pulumi.dynamic.Resource {
     const values = pulumi
       .output(args.values)
       .apply((v) => (Object.keys(v ?? {}).some(isSecretAttribute) ? pulumi.secret(v) : pulumi.output(v)));
-    const props = opts?.id
-      ? { table: undefined, keys: undefined, values: undefined, adopt: undefined, connection }
+    const inputs = opts?.id
+      ? { connection }
       : { table: args.table, keys: args.keys, values, adopt: args.adopt, connection };
-    super(provider, name, { ...props, name: undefined }, resourceOptions(opts, []), "xcat", "TableRow");
+    const props = registeredProps(["name", "table", "keys", "values"], inputs);
+    super(provider, name, props, resourceOptions(opts, []), "xcat", "TableRow");
   }
 
   /** Reads a row by its id, e.g. `routes:routename=privnet`. */

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { thinProvider } from "../thin-provider";
-import { type ConnectionArgs, connectionInput, resourceOptions } from "./common";
+import { type ConnectionArgs, connectionInput, registeredProps, resourceOptions } from "./common";
 
 const provider = thinProvider("xcat:VirtualMachine");
 
@@ -39,8 +39,8 @@ export class VirtualMachine extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: VirtualMachineArgs, opts?: pulumi.CustomResourceOptions) {
     const connection = connectionInput(args.connection);
-    const props = opts?.id
-      ? { node: undefined, cpus: undefined, memoryMiB: undefined, disksGiB: undefined, connection }
+    const inputs = opts?.id
+      ? { connection }
       : {
           node: args.node,
           cpus: args.cpus,
@@ -54,7 +54,7 @@ export class VirtualMachine extends pulumi.dynamic.Resource {
     super(
       provider,
       name,
-      { ...props, name: undefined, diskDevices: undefined },
+      registeredProps(["name", "node", "cpus", "memoryMiB", "disksGiB", "diskDevices"], inputs),
       resourceOptions(opts, []),
       "xcat",
       "VirtualMachine",
