@@ -58,7 +58,8 @@ const reportedOf = (inputs) => {
   return reported;
 };
 const noop = {
-  async check(_olds, news) { return { inputs: news }; },
+  // Like pulumi-xcat's check, which returns the inputs with adopt made a boolean.
+  async check(_olds, news) { return { inputs: { ...news, adopt: news.adopt === true } }; },
   async diff(_id, olds, news) {
     const strip = (o) => Object.fromEntries(Object.entries(o).filter(([k]) => !k.startsWith("__") && k !== "allAttributes"));
     return { changes: JSON.stringify(strip(olds)) !== JSON.stringify(strip(news)) };
@@ -77,7 +78,9 @@ const make = (type, name, props) =>
   new pulumi.dynamic.Resource(
     noop,
     name,
-    { name, attributes: {}, secretAttributes: pulumi.secret({}), adopt: false, allAttributes: undefined, ...props },
+    // The keys pulumi-xcat's classes register when adopt and connection are not set (an unset
+    // input is left out: Pulumi's SDK pays for every key, sent or not).
+    { name, attributes: {}, secretAttributes: pulumi.secret({}), allAttributes: undefined, ...props },
     {},
     "xcat",
     type,

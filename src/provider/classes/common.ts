@@ -98,9 +98,10 @@ export interface AttributeObjectArgs {
  * exposes an output only for a key it is given), and the inputs that are set.
  *
  * An unset input is left out rather than given as `undefined`: Pulumi never sends it to the engine,
- * but its SDK still makes four promises for every key, each capturing a source-mapped stack trace,
- * which made each unset key cost the program about 0.3 ms per resource (docs/large-stacks.md,
- * "Where the time goes").
+ * but its SDK still makes four promises for every key, each capturing a source-mapped stack trace.
+ * The unset `adopt` and `connection` of every resource were most of the ~2 ms of program CPU per
+ * resource that pulumi-xcat cost beyond the engine floor (docs/large-stacks.md, "Where the time
+ * goes").
  */
 export function registeredProps(
   outputs: readonly string[],
