@@ -19,6 +19,9 @@ node names collapsed into xCAT noderanges.
 
   --format    text (default), markdown (a pull-request comment) or json
   --fail-on   comma list of ${DANGER_KINDS.join(", ")} (or "any"): exit ${EXIT_DANGER} when one is planned
+              (the dangerous changes listed first: delete = a node deleted, replace = any
+              object replaced, reimage = nodes a Deployment re-images; deleting another
+              object, such as the old image of an image roll, is not one)
 
 Exit codes: 0 summary printed, 2 bad arguments or input, ${EXIT_DANGER} --fail-on matched.
 `;
