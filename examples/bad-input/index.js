@@ -36,6 +36,17 @@ const cases = {
     new xcat.Node("cn11", { groups: ["all"] });
     new xcat.Node("cn11-again", { name: "cn11", groups: ["compute", "all"] });
   },
+  // Two rows for one route (keys known only as outputs for the second), and two guests for one VM
+  // node: the same refusal as for nodes.
+  "tablerow-claimed-twice": () => {
+    const values = { net: "10.2.0.0", mask: "255.255.0.0", gateway: "10.0.0.254" };
+    new xcat.TableRow("route-a", { table: "routes", keys: { routename: "privnet" }, values });
+    new xcat.TableRow("route-b", { table: "routes", keys: { routename: pulumi.output("privnet") }, values });
+  },
+  "vm-claimed-twice": () => {
+    new xcat.VirtualMachine("vm02", { node: "vm02", cpus: 2, memoryMiB: 2048, disksGiB: [20] });
+    new xcat.VirtualMachine("vm02-again", { node: "vm02", cpus: 4, memoryMiB: 4096, disksGiB: [20] });
+  },
   // An address no cluster can use (172.20.1.300), refused at preview naming the field.
   "node-bad-ip": () => new xcat.Node("cn05", { groups: ["all"], attributes: { ip: "172.20.1.300" } }),
   // A misspelt password attribute: refused with a hint, its value never printed nor stored.

@@ -1,7 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { isSecretAttribute } from "../attributes";
+import { tableRowId } from "../table-row-id";
 import { thinProvider } from "../thin-provider";
 import { type ConnectionArgs, connectionInput, registeredProps, resourceOptions } from "./common";
+import { claimObject } from "./object-claims";
 
 const provider = thinProvider("xcat:TableRow");
 
@@ -48,10 +50,36 @@ export class TableRow extends pulumi.dynamic.Resource {
       : { table: args.table, keys: args.keys, values, adopt: args.adopt, connection };
     const props = registeredProps(["name", "table", "keys", "values"], inputs);
     super(provider, name, props, resourceOptions(opts, []), "xcat", "TableRow");
+    // Resource.get only reads: it claims nothing.
+    if (!opts?.id) claimObject(this, "xcat:TableRow", name, "table row", claimedRow(args), args.connection);
   }
 
   /** Reads a row by its id, e.g. `routes:routename=privnet`. */
   static get(name: string, id: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): TableRow {
     return new TableRow(name, { table: "", keys: {}, values: {} }, { ...opts, id });
   }
+}
+
+/**
+ * The row's id for the one-resource-per-row claim: at once when table and keys are plain
+ * strings, else when they are known. Not a usable row (check reports it): no claim.
+ */
+function claimedRow(args: TableRowArgs): pulumi.Input<string> | undefined {
+  const rowOf = (table: unknown, keys: unknown): string | undefined =>
+    typeof table === "string" && isStringRecord(keys) ? tableRowId(table, keys) : undefined;
+  const plain = rowOf(args.table, args.keys);
+  if (plain !== undefined) return plain;
+  return pulumi
+    .all([args.table, args.keys])
+    .apply(([table, keys]) => rowOf(table, keys)) as pulumi.Output<string>;
+}
+
+function isStringRecord(value: unknown): value is Record<string, string> {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    !pulumi.Output.isInstance(value) &&
+    Object.values(value).every((entry) => typeof entry === "string")
+  );
 }

@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { thinProvider } from "../thin-provider";
 import { type ConnectionArgs, connectionInput, registeredProps, resourceOptions } from "./common";
+import { claimObject } from "./object-claims";
 
 const provider = thinProvider("xcat:VirtualMachine");
 
@@ -59,6 +60,10 @@ export class VirtualMachine extends pulumi.dynamic.Resource {
       "xcat",
       "VirtualMachine",
     );
+    // One guest per VM node: two resources would resize it against each other, and deleting
+    // either removes it (rmvm). Resource.get only reads: it claims nothing.
+    if (!opts?.id)
+      claimObject(this, "xcat:VirtualMachine", name, "virtual machine", args.node, args.connection);
   }
 
   /** Reads the guest of a VM node by the node's name. */

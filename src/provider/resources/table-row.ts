@@ -7,6 +7,7 @@ import type { XcatClient } from "../../client";
 import { tableSchema } from "../../contract/schema";
 import { attributeChanges, differingAttributes, managedValues, sameAttributes } from "../attributes";
 import { ADOPT_ADVICE, type CommonInputs, ResourceConflictError, type ResourceSpec } from "../spec";
+import { parseTableRowId, tableRowId } from "../table-row-id";
 import {
   booleanProblems,
   connectionProblems,
@@ -28,29 +29,6 @@ export interface TableRowInputs extends CommonInputs {
 export interface TableRowOutputs extends TableRowInputs {
   /** The id: `<table>:<key>=<value>,…`. */
   readonly name: string;
-}
-
-/** The row's id, keys in the table's key-column order. */
-export function tableRowId(table: string, keys: Readonly<Record<string, string>>): string {
-  const order = tableSchema(table)?.keys ?? Object.keys(keys);
-  return `${table}:${order.map((key) => `${key}=${keys[key] ?? ""}`).join(",")}`;
-}
-
-/** Parses an id made by {@link tableRowId}, for `TableRow.get`. */
-export function parseTableRowId(id: string): { table: string; keys: Record<string, string> } {
-  const colon = id.indexOf(":");
-  const table = id.slice(0, colon);
-  const keys: Record<string, string> = {};
-  for (const pair of id.slice(colon + 1).split(",")) {
-    const equals = pair.indexOf("=");
-    if (equals > 0) keys[pair.slice(0, equals)] = pair.slice(equals + 1);
-  }
-  if (colon <= 0 || Object.keys(keys).length === 0) {
-    throw new Error(
-      `xcat:TableRow: '${id}' is not a table row id (expected <table>:<key>=<value>[,<key>=<value>])`,
-    );
-  }
-  return { table, keys };
 }
 
 /** Columns xCAT adds to a keyed row read that are not table data. */

@@ -100,16 +100,31 @@ describe("bad input in whole JavaScript programs fails pulumi preview clearly", 
 
   // Issue 16, item 6: two resources claiming one node fail the program, naming both, before the
   // engine registers the second one or sends anything; the name may be an Output or a string.
+  // The same for the other resources that own an object: a table row (its keys an Output in the
+  // second resource) and a VM node's guest.
   it.each([
-    { name: "node-claimed-twice", first: "cn10" },
-    { name: "node-claimed-twice-plain", first: "cn11" },
-  ])("$name", async ({ name, first }) => {
+    {
+      name: "node-claimed-twice",
+      claim: "xcat:Node resources 'cn10' and 'cn10-again' both manage the node 'cn10'",
+    },
+    {
+      name: "node-claimed-twice-plain",
+      claim: "xcat:Node resources 'cn11' and 'cn11-again' both manage the node 'cn11'",
+    },
+    {
+      name: "tablerow-claimed-twice",
+      claim:
+        "xcat:TableRow resources 'route-a' and 'route-b' both manage the table row 'routes:routename=privnet'",
+    },
+    {
+      name: "vm-claimed-twice",
+      claim: "xcat:VirtualMachine resources 'vm02' and 'vm02-again' both manage the virtual machine 'vm02'",
+    },
+  ])("$name", async ({ name, claim }) => {
     const preview = await workspace.run(["preview", "--config", `case=${name}`], { allowFailure: true });
     const output = outputOf(preview);
     expect(preview.exitCode).not.toBe(0);
-    expect(output).toContain(
-      `xcat:Node resources '${first}' and '${first}-again' both manage the node '${first}' on ${emulator.url}`,
-    );
+    expect(output).toContain(`${claim} on ${emulator.url}`);
     expect(output).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
     // The first node is valid, so its check may prove the connection (one POST /tokens, #16 item
     // 4); nothing else reaches the server and nothing changes there.
