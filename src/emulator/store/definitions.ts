@@ -261,7 +261,7 @@ export class Definitions {
     const requested = request.get("groups");
     const groups =
       type === "node" && requested !== undefined
-        ? [...this.#reader.read("group", splitList(requested)).values()]
+        ? [...this.#reader.read("group", splitList(requested), { members: false }).values()]
         : [];
     return { request, stored, groups };
   }
@@ -279,7 +279,7 @@ export class Definitions {
     const context = new Map<string, string>();
     if (type === "node") {
       const groups = splitList(request.get("groups") ?? current?.groups);
-      const groupObjects = this.#reader.read("group", groups);
+      const groupObjects = this.#reader.read("group", groups, { members: false });
       for (const g of [...groups].reverse()) {
         for (const [a, v] of Object.entries(groupObjects.get(g) ?? {})) if (v !== "") context.set(a, v);
       }

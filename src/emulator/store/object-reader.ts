@@ -142,8 +142,16 @@ export class ObjectReader {
     }
   }
 
-  /** Objects by name with their non-empty attributes, sorted by attribute name. */
-  read(type: ObjectType, names: readonly string[]): Map<string, ObjectAttributes> {
+  /**
+   * Objects by name with their non-empty attributes, sorted by attribute name. A group's
+   * `members` is listed unless `members: false`: the checks of a node write want the group's
+   * values only, and listing a group of thousands on every write made creating N nodes O(N²).
+   */
+  read(
+    type: ObjectType,
+    names: readonly string[],
+    { members = true }: { readonly members?: boolean } = {},
+  ): Map<string, ObjectAttributes> {
     if (type === "site") return new Map([["clustersite", this.readSite()]]);
     const existing = names.filter((n) => this.exists(type, n));
     const map = typeMap(type);
@@ -183,7 +191,7 @@ export class ObjectReader {
         merged.set(source.id, row);
         return row;
       };
-      result.set(name, this.#attributesOf(map, name, rowOf, defaults));
+      result.set(name, this.#attributesOf(map, name, rowOf, defaults, members));
     }
     return result;
   }
@@ -193,6 +201,7 @@ export class ObjectReader {
     name: string,
     rowOf: (source: RowSource) => Row | undefined,
     defaults: Row | undefined,
+    withMembers: boolean,
   ): ObjectAttributes {
     const plainValue = (attribute: string): string | undefined => {
       const mappings = map.attributes.get(attribute);
@@ -226,7 +235,7 @@ export class ObjectReader {
         out[attribute] = own ? `${base},${own}` : base;
       }
     }
-    if (map.type === "group") {
+    if (map.type === "group" && withMembers) {
       out.members = (this.#index.groupMembers(name) ?? []).join(",");
     }
     return sortKeys(out);
