@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { EmulatorOptions } from "./options";
 import { startEmulator } from "./start-emulator";
+import { type MnInterface, parseMnInterface } from "./store/mn-interfaces";
 
 const USAGE = `Usage: xcat-emulator [options]
 
@@ -32,6 +33,10 @@ Options:
   --mn-cpus N         CPUs of the emulated management node for the cost model (default 2)
   --fail-nodes LIST   comma-separated nodes whose installation fails
   --hang-nodes LIST   comma-separated nodes that hang in the installer
+  --mn-interface NAME=IP/PREFIX[,GATEWAY]
+                      an interface of the emulated management node, for makenetworks and
+                      GET /localres/adapters (repeatable; replaces the default eth0
+                      10.0.0.1/16,10.0.0.254 and eth1 192.168.122.10/24,192.168.122.1)
   --seed-cluster SPEC add a cluster to try \`pulumi-xcat import\` on: racks:RxN (R racks of N
                       nodes plus login, KVM and VM nodes), demo-600 (= racks:20x30) or a JSON file
   --help              show this help
@@ -58,6 +63,7 @@ export function parseArgs(argv: readonly string[]): {
   let cert: string | undefined;
   let key: string | undefined;
   let https = false;
+  const interfaces: MnInterface[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? "";
     const [flag, inline] =
@@ -138,12 +144,27 @@ export function parseArgs(argv: readonly string[]): {
           .split(",")
           .filter((n) => n !== "");
         break;
+      case "--mn-interface": {
+        const text = value();
+        try {
+          interfaces.push(parseMnInterface(text));
+        } catch (error) {
+          throw new UsageError(`invalid value for --mn-interface: ${(error as Error).message}`);
+        }
+        break;
+      }
       case "--seed-cluster":
         options.seedCluster = value();
         break;
       default:
         throw new UsageError(`unknown option: ${arg}`);
     }
+  }
+  if (interfaces.length > 0) {
+    const names = interfaces.map((nic) => nic.name);
+    const twice = names.find((name, i) => names.indexOf(name) !== i);
+    if (twice !== undefined) throw new UsageError(`--mn-interface names ${twice} twice`);
+    options.mnInterfaces = interfaces;
   }
   if ((cert === undefined) !== (key === undefined)) throw new UsageError("--cert and --key go together");
   if (cert !== undefined && key !== undefined) {
