@@ -4,6 +4,7 @@
  * emulated one is given them (EmulatorOptions.mnInterfaces), by default an xCAT MN with a
  * management network on eth0 and a second one on eth1 (docs/emulator-coverage.md).
  */
+import { isIpv4 } from "./ipv4";
 
 /** One IPv4 interface of the emulated management node. */
 export interface MnInterface {
@@ -23,8 +24,6 @@ export const DEFAULT_MN_INTERFACES: readonly MnInterface[] = [
   { name: "eth1", ip: "192.168.122.10", mask: "255.255.255.0", gateway: "192.168.122.1" },
 ];
 
-const IPV4 = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;
-
 /**
  * Parses `NAME=IP/PREFIX[,GATEWAY]` (the prefix as a length or a dotted mask), the form of
  * xcat-emulator's `--mn-interface`, e.g. `eth0=10.0.0.1/16,10.0.0.254`.
@@ -35,12 +34,13 @@ export function parseMnInterface(text: string): MnInterface {
   const match = /^([^=\s]+)=([^/]+)\/([^,]+)(?:,(.+))?$/.exec(text);
   if (!match) throw new Error(`'${text}' is not NAME=IP/PREFIX[,GATEWAY], e.g. eth0=10.0.0.1/16,10.0.0.254`);
   const [, name = "", ip = "", prefix = "", gateway] = match;
-  if (!IPV4.test(ip)) throw new Error(`'${ip}' in '${text}' is not an IPv4 address`);
-  if (gateway !== undefined && !IPV4.test(gateway)) {
+  if (!isIpv4(ip)) throw new Error(`'${ip}' in '${text}' is not an IPv4 address`);
+  if (gateway !== undefined && !isIpv4(gateway)) {
     throw new Error(`gateway '${gateway}' in '${text}' is not an IPv4 address`);
   }
   const mask = /^\d+$/.test(prefix) ? maskOfPrefix(Number(prefix)) : prefix;
-  if (mask === undefined || !IPV4.test(mask) || !/^1*0*$/.test(bitsOf(mask))) {
+  // A dotted mask is contiguous exactly when it is the mask of its own prefix length.
+  if (mask === undefined || maskOfPrefix(prefixLength(mask)) !== mask) {
     throw new Error(`'${prefix}' in '${text}' is neither a prefix length 0-32 nor a contiguous netmask`);
   }
   return gateway === undefined ? { name, ip, mask } : { name, ip, mask, gateway };
@@ -50,13 +50,6 @@ function maskOfPrefix(prefix: number): string | undefined {
   if (prefix > 32) return undefined;
   const bits = "1".repeat(prefix).padEnd(32, "0");
   return [0, 8, 16, 24].map((at) => Number.parseInt(bits.slice(at, at + 8), 2)).join(".");
-}
-
-function bitsOf(mask: string): string {
-  return mask
-    .split(".")
-    .map((octet) => Number(octet).toString(2).padStart(8, "0"))
-    .join("");
 }
 
 /** The network address of an interface: its address masked. */

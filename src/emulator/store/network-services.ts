@@ -8,6 +8,7 @@ import { Derived } from "../random";
 import type { Database } from "./database";
 import type { Definitions } from "./definitions";
 import { CommandError } from "./errors";
+import { isIpv4 } from "./ipv4";
 import { type MnInterface, networkOf } from "./mn-interfaces";
 
 export const SLP_TYPES = [
@@ -170,16 +171,4 @@ export class NetworkServices {
     }
     return out;
   }
-}
-
-/**
- * xCAT::NetworkUtils->isIpaddr (NetworkUtils.pm:2157-2184): four decimal numbers up to 255, the
- * first without a leading 0, the others without a leading 0 before another digit.
- */
-function isIpv4(text: string): boolean {
-  const m = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
-  if (!m) return false;
-  const [, a = "", b = "", c = "", d = ""] = m;
-  if (a.startsWith("0")) return false;
-  return [a, b, c, d].every((p) => Number(p) <= 255) && [b, c, d].every((p) => !/^0\d/.test(p));
 }

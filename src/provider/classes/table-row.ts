@@ -2,6 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { isSecretAttribute } from "../attributes";
 import { tableRowId } from "../table-row-id";
 import { thinProvider } from "../thin-provider";
+import { isPlainObject } from "../validation";
 import { type ConnectionArgs, connectionInput, registeredProps, resourceOptions } from "./common";
 import { claimObject } from "./object-claims";
 
@@ -74,12 +75,7 @@ function claimedRow(args: TableRowArgs): pulumi.Input<string> | undefined {
     .apply(([table, keys]) => rowOf(table, keys)) as pulumi.Output<string>;
 }
 
+/** A map of key column to plain string value (an Output or a promise is not: its values are not strings). */
 function isStringRecord(value: unknown): value is Record<string, string> {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    !Array.isArray(value) &&
-    !pulumi.Output.isInstance(value) &&
-    Object.values(value).every((entry) => typeof entry === "string")
-  );
+  return isPlainObject(value) && Object.values(value).every((entry) => typeof entry === "string");
 }
