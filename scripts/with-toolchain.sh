@@ -2,6 +2,7 @@
 # Runs a command with the project's toolchain on PATH, setting up whatever is missing first.
 #
 #   bash scripts/with-toolchain.sh <command> [args...]
+#   bash scripts/with-toolchain.sh --print-env     # export lines for a shell of your own
 #
 # `npm test` and `npm run demo` are started by whatever npm is on the machine, possibly under a
 # Node that is too old for our dependencies, before anything is installed. So this script only
@@ -87,10 +88,25 @@ if [ "${PULUMI_XCAT_BUILD_CLI:-}" != "1" ] && pulumi_on_path_matches; then
   pulumi_bin_dir=$(dirname "$(command -v pulumi)")
 else
   pulumi_bin_dir="$cache_root/pulumi-v$sdk_version/bin"
-  if [ ! -x "$pulumi_bin_dir/pulumi" ] || [ "$("$pulumi_bin_dir/pulumi" version 2>/dev/null)" != "v$sdk_version" ] ||
-    [ ! -x "$pulumi_bin_dir/pulumi-language-nodejs" ]; then
-    bash "$repo_root/tools/build-pulumi.sh" "$sdk_version" "$pulumi_bin_dir" >&2 ||
-      die "building the Pulumi CLI v$sdk_version from Go modules failed (see the output above)"
+  cli_built() {
+    [ -x "$pulumi_bin_dir/pulumi" ] && [ "$("$pulumi_bin_dir/pulumi" version 2>/dev/null)" = "v$sdk_version" ] &&
+      [ -x "$pulumi_bin_dir/pulumi-language-nodejs" ]
+  }
+  if ! cli_built; then
+    # One build at a time per cache: `npm test` in two checkouts (or a test and the demo) started
+    # together on a new machine would otherwise each spend minutes of every core on the same build.
+    # The lock is held on a descriptor of this shell and released when it exits or execs.
+    mkdir -p "$(dirname "$pulumi_bin_dir")"
+    exec 9>"$(dirname "$pulumi_bin_dir")/.build.lock"
+    if command -v flock >/dev/null 2>&1 && ! flock -n 9; then
+      say "another run is building the Pulumi CLI v$sdk_version; waiting for it"
+      flock 9
+    fi
+    if ! cli_built; then
+      bash "$repo_root/tools/build-pulumi.sh" "$sdk_version" "$pulumi_bin_dir" >&2 ||
+        die "building the Pulumi CLI v$sdk_version from Go modules failed (see the output above)"
+    fi
+    exec 9>&-
   fi
 fi
 # The dynamic-provider plugin is a shell script shipped inside @pulumi/pulumi; the engine finds it
@@ -105,4 +121,14 @@ export PULUMI_SKIP_UPDATE_CHECK=true
 export PULUMI_XCAT_TOOLCHAIN=1
 
 [ $# -gt 0 ] || { say "node $(node --version), pulumi $(pulumi version) in $pulumi_bin_dir"; exit 0; }
+
+# --print-env: the lines that give a shell of the user's own the same toolchain
+# (`eval "$(npm run --silent shell-env)"`): node, pulumi, pulumi-xcat and xcat-emulator on PATH.
+if [ "$1" = "--print-env" ]; then
+  quoted_path=$(printf '%q' "$node_bin_dir:$pulumi_bin_dir:$repo_root/node_modules/.bin")
+  printf 'export PATH=%s:"$PATH"\n' "$quoted_path"
+  printf 'export PULUMI_SKIP_UPDATE_CHECK=true\n'
+  say "node $(node --version), pulumi $(pulumi version), pulumi-xcat and xcat-emulator are on PATH in this shell"
+  exit 0
+fi
 exec "$@"
