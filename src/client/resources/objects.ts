@@ -14,6 +14,7 @@ import {
   expandCollapsedKeys,
   isEmptyListAnswer,
   missingObjectNames,
+  toObjectWriteBody,
   toWireAttributes,
 } from "../quirks";
 import { ReadBatcher } from "../read-batcher";
@@ -298,7 +299,7 @@ export abstract class NamedObjects {
     options?: CallOptions,
   ): Promise<void> {
     const params = this.many(names); // validates before anything is queued
-    const body = toWireAttributes(attrs);
+    const body = toObjectWriteBody(attrs);
     const merged = this.#mergedWrites(names, options);
     if (merged !== undefined) {
       const sorted = Object.fromEntries(
@@ -315,7 +316,7 @@ export abstract class NamedObjects {
     attrs: AttributeInput,
     options: CreateOptions | undefined,
   ): Promise<void> {
-    const body: Record<string, unknown> = { ...toWireAttributes(attrs) };
+    const body: Record<string, unknown> = { ...toObjectWriteBody(attrs) };
     if (options?.mkdefOptions) body.options = { ...options.mkdefOptions };
     await this.engine.call({
       route: this.route("create"),
