@@ -9,7 +9,7 @@
  * creating over an existing object takes it when it already matches, fails naming `adopt` when it
  * differs, and with `adopt: true` makes it match; delete of a missing object succeeds.
  */
-import { isAlreadyExists, isNotFound, type XcatClient } from "../client";
+import { isAlreadyExists, isNotFound, isXcatError, type XcatClient } from "../client";
 import type { ObjectType } from "../contract/schema";
 import { attributeValueProblems } from "./attribute-values";
 import {
@@ -21,10 +21,12 @@ import {
   publicAttributes,
   sameAttributes,
 } from "./attributes";
+import { failedConditions, refusedWriteMessage, refusedWriteOutcome } from "./refused-write";
 import {
   ADOPT_ADVICE,
   type CheckOutcome,
   type CommonInputs,
+  PartialFailureError,
   ResourceConflictError,
   type ResourceSpec,
 } from "./spec";
@@ -199,6 +201,42 @@ export function attributeObjectSpec(
     return { ...inputs, name, allAttributes: publicAttributes(reported) };
   }
 
+  /**
+   * When `error` is xCAT refusing attributes for a failed only_if condition: reads the object
+   * back and throws a failure that names what was and was not written, recording in the state
+   * what the server holds (refused-write.ts). Other errors: returns, and the caller rethrows.
+   */
+  async function throwRefusedWrite(
+    error: unknown,
+    api: ObjectApi,
+    name: string,
+    operation: "create" | "update",
+    sent: Record<string, string>,
+    inputs: AttributeObjectInputs,
+    previous: Record<string, string>,
+  ): Promise<void> {
+    if (!isXcatError(error)) return;
+    const refused = failedConditions(error.messages);
+    if (refused.length === 0) return;
+    const reported = await getIfExists(api, name);
+    const outcome = refusedWriteOutcome(sent, reported, refused);
+    const message = refusedWriteMessage({
+      what: definition.what,
+      name,
+      operation,
+      refused,
+      outcome,
+      exists: reported !== undefined,
+    });
+    if (reported === undefined) throw new Error(message);
+    const managedNames = new Set([
+      ...Object.keys(previous),
+      ...Object.keys(desiredAttributes(definition, inputs)),
+    ]);
+    const held = inputsFromReport(name, managedNames, reported, inputs);
+    throw new PartialFailureError(message, name, outputsFrom(held, name, reported));
+  }
+
   /** Inputs describing the managed attributes as xCAT reports them now. */
   function inputsFromReport(
     name: string,
@@ -321,7 +359,10 @@ export function attributeObjectSpec(
           await api.create(name, desired);
           reported = await api.reportAfterCreate(name, desired);
         } catch (error) {
-          if (!isAlreadyExists(error)) throw error;
+          if (!isAlreadyExists(error)) {
+            await throwRefusedWrite(error, api, name, "create", desired, inputs, {});
+            throw error;
+          }
           reported = await takeExisting(api, name, inputs, await api.get(name));
         }
       }
@@ -358,7 +399,12 @@ export function attributeObjectSpec(
       const previous = desiredAttributes(definition, olds);
       const changes = attributeChanges(previous, desiredAttributes(definition, news));
       if (Object.keys(changes).length === 0) return outputsFrom(news, id, await api.get(id));
-      await api.update(id, changes);
+      try {
+        await api.update(id, changes);
+      } catch (error) {
+        await throwRefusedWrite(error, api, id, "update", changes, news, previous);
+        throw error;
+      }
       // olds.allAttributes is absent in state written before it existed: then this reads.
       const recorded = olds.allAttributes as Record<string, string> | undefined;
       return outputsFrom(news, id, await api.reportAfterUpdate(id, changes, { recorded, previous }));
