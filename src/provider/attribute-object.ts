@@ -39,6 +39,7 @@ import {
   isPlainObject,
   isUnknown,
 } from "./validation";
+import { unknownOnServerReason, versionedAttribute } from "./versioned-attributes";
 
 /** The operations of one object type, as the client offers them. */
 export interface ObjectApi {
@@ -61,6 +62,8 @@ export interface ObjectApi {
   ): Promise<Record<string, string>>;
   /** Deletes the object; resolves when it does not exist. */
   delete(name: string): Promise<void>;
+  /** Whether the server's xCAT knows the attribute for this type (undefined: cannot tell); reads only. */
+  knowsAttribute(attribute: string): Promise<boolean | undefined>;
 }
 
 /** A typed input that is stored as one xCAT attribute (a node's `groups`, a network's `net`). */
@@ -367,6 +370,22 @@ export function attributeObjectSpec(
         }
       }
       return { id: name, outputs: outputsFrom(inputs, name, reported) };
+    },
+
+    async serverProblems(client, inputs) {
+      // Only attributes that some releases lack are asked about: one read per such attribute
+      // and management node, none for programs that use none of them.
+      const api = definition.api(client);
+      const type = definition.objectType === "group" ? "node" : definition.objectType;
+      const failures: InputFailure[] = [];
+      for (const attribute of Object.keys(desiredAttributes(definition, inputs))) {
+        const versioned = versionedAttribute(type, attribute);
+        if (versioned === undefined) continue;
+        if ((await api.knowsAttribute(attribute)) !== false) continue;
+        const property = attribute in inputs.secretAttributes ? "secretAttributes" : "attributes";
+        failures.push({ property, reason: unknownOnServerReason(definition.what, versioned) });
+      }
+      return failures;
     },
 
     async adoptChanges(client, inputs) {
