@@ -95,7 +95,7 @@ describe.each(["2.18.2", "2.19"] as const)(
   "%s: a failed condition writes nothing (commit 2ae97c2ac)",
   (version) => {
     // 2.18.2:perl-xCAT/xCAT/DBobjUtils.pm:962-978 (validate_only_if_attrs before any write) and
-    // 1270-1278; chdef then adds "One or more errors" (2.18.2:xCAT-server/lib/xcat/plugins/DBobjectdefs.pm:2148-2160).
+    // 1270-1278; chdef then adds "One or more errors" (2.18.2:xCAT-server/lib/xcat/plugins/DBobjectdefs.pm:3018-3031).
     const env = useEmulator({ xcatVersion: version });
 
     it("PUT {bmc, usercomment} on a node without mgt: 403, nothing written", async () => {
