@@ -39,7 +39,12 @@ import {
   isPlainObject,
   isUnknown,
 } from "./validation";
-import { unknownOnServerReason, versionedAttribute } from "./versioned-attributes";
+import {
+  attributesDecidedByGroups,
+  KNOWN_ONLY_BEFORE_2_18,
+  unknownOnServerReason,
+  versionedAttribute,
+} from "./versioned-attributes";
 
 /** The operations of one object type, as the client offers them. */
 export interface ObjectApi {
@@ -240,6 +245,20 @@ export function attributeObjectSpec(
     throw new PartialFailureError(message, name, outputsFrom(held, name, reported));
   }
 
+  /**
+   * The attributes a node create sends in a second request: those only the node's groups decide
+   * (see {@link attributesDecidedByGroups}), when the management node may be older than 2.18,
+   * which would drop them from the create without a word. Known to be 2.18 or newer: none. One
+   * read per management node tells (knowsAttribute); when it cannot, two requests are right on
+   * every release.
+   */
+  async function deferredUntilCreated(api: ObjectApi, desired: Record<string, string>): Promise<string[]> {
+    if (definition.objectType !== "node") return [];
+    const later = attributesDecidedByGroups(desired);
+    if (later.length === 0) return [];
+    return (await api.knowsAttribute(KNOWN_ONLY_BEFORE_2_18)) === false ? [] : later;
+  }
+
   /** Inputs describing the managed attributes as xCAT reports them now. */
   function inputsFromReport(
     name: string,
@@ -359,7 +378,9 @@ export function attributeObjectSpec(
         reported = await takeExisting(api, name, inputs, existing);
       } else {
         try {
-          await api.create(name, desired);
+          const later = await deferredUntilCreated(api, desired);
+          await api.create(name, without(desired, later));
+          if (later.length > 0) await api.update(name, only(desired, later));
           reported = await api.reportAfterCreate(name, desired);
         } catch (error) {
           if (!isAlreadyExists(error)) {
@@ -442,4 +463,12 @@ export function attributeObjectSpec(
       await definition.afterDelete?.(client, id);
     },
   };
+}
+
+function without(attributes: Record<string, string>, names: readonly string[]): Record<string, string> {
+  return Object.fromEntries(Object.entries(attributes).filter(([name]) => !names.includes(name)));
+}
+
+function only(attributes: Record<string, string>, names: readonly string[]): Record<string, string> {
+  return Object.fromEntries(Object.entries(attributes).filter(([name]) => names.includes(name)));
 }

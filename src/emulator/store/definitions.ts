@@ -27,6 +27,7 @@ import { isKnownAttribute, type ObjectType } from "../../contract/schema";
 import {
   attributeKnownIn,
   NEWEST_XCAT_VERSION,
+  VERSIONED_ATTRIBUTES,
   versionBehaviour,
   type XcatVersion,
 } from "../../contract/xcat-versions";
@@ -114,9 +115,16 @@ export class Definitions {
     return out;
   }
 
-  /** Whether this release's Schema.pm defines the attribute for the type. */
+  /**
+   * Whether this release's Schema.pm defines the attribute for the type. The docker attributes of
+   * releases before 2.18 are known (lsdef -i answers them) but not stored: the emulator has no
+   * `mgt=docker` nodes.
+   */
   #knows(type: ObjectType, attribute: string): boolean {
-    return isKnownAttribute(type, attribute) && attributeKnownIn(this.#version, type, attribute);
+    const versioned = VERSIONED_ATTRIBUTES.some((a) => a.type === type && a.attribute === attribute);
+    return (
+      (isKnownAttribute(type, attribute) || versioned) && attributeKnownIn(this.#version, type, attribute)
+    );
   }
 
   /** `mkdef`: creates objects; existing ones are skipped with a warning unless forced (§9.4). */
