@@ -259,6 +259,34 @@ export function attributeObjectSpec(
     return (await api.knowsAttribute(KNOWN_ONLY_BEFORE_2_18)) === false ? [] : later;
   }
 
+  /**
+   * The second request of a create (see {@link deferredUntilCreated}). The object exists by now:
+   * a failure records it with what the first request set, so the next up finishes it instead of
+   * finding an object it did not make.
+   */
+  async function finishCreate(
+    api: ObjectApi,
+    name: string,
+    desired: Record<string, string>,
+    later: readonly string[],
+    inputs: AttributeObjectInputs,
+  ): Promise<void> {
+    try {
+      await api.update(name, only(desired, later));
+    } catch (error) {
+      await throwRefusedWrite(error, api, name, "create", desired, inputs, {});
+      const first = without(desired, later);
+      const held = inputsFromReport(name, Object.keys(desired), first, inputs);
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new PartialFailureError(
+        `pulumi-xcat: created the ${definition.what} '${name}', but setting ${later.map((a) => `'${a}'`).join(", ")} ` +
+          `afterwards failed: ${reason} Run up again to finish.`,
+        name,
+        outputsFrom(held, name, first),
+      );
+    }
+  }
+
   /** Inputs describing the managed attributes as xCAT reports them now. */
   function inputsFromReport(
     name: string,
@@ -380,7 +408,7 @@ export function attributeObjectSpec(
         try {
           const later = await deferredUntilCreated(api, desired);
           await api.create(name, without(desired, later));
-          if (later.length > 0) await api.update(name, only(desired, later));
+          if (later.length > 0) await finishCreate(api, name, desired, later, inputs);
           reported = await api.reportAfterCreate(name, desired);
         } catch (error) {
           if (!isAlreadyExists(error)) {
