@@ -235,7 +235,8 @@ export abstract class NamedObjects {
    * (master:xCAT-server/lib/xcat/plugins/DBobjectdefs.pm:4003-4026, then 4078-4084), so the
    * answer names an unknown attribute, or only the missing object when the attribute is known.
    * `undefined` when the answer cannot tell (no object of the type at all: lsdef then stops
-   * before the check, 3995-4001). Asked once per attribute and client.
+   * before the check, 3995-4001). Asked once per attribute and client; an answer that could not
+   * tell is asked again next time (by then an object may exist), concurrent calls share one request.
    *
    * @example
    * ```ts
@@ -247,6 +248,14 @@ export abstract class NamedObjects {
     if (known === undefined) {
       known = this.#askKnowsAttribute(attribute);
       this.#knownAttributes.set(attribute, known);
+      const asked = known;
+      void asked.then(
+        (answer) => {
+          if (answer === undefined && this.#knownAttributes.get(attribute) === asked)
+            this.#knownAttributes.delete(attribute);
+        },
+        () => this.#knownAttributes.delete(attribute),
+      );
     }
     return known;
   }
