@@ -242,6 +242,31 @@ export function toWireAttributes(attrs: Readonly<Record<string, AttributeValue>>
   return out;
 }
 
+/**
+ * The body of an object write (chdef/mkdef through xcatws `defhdl`): {@link toWireAttributes},
+ * with every clear sent as " ". xcatws up to 2.16.5 drops an attribute whose value is Perl-false
+ * (2.16.5:xCAT-server/xCAT-wsapi/xcatws.cgi:2096 `push @args, "$k=$paramhash->{$k}" if
+ * $paramhash->{$k};`), so `""` clears nothing there and the request still succeeds; 2.17.0 passes
+ * `attr=` (commit 884d9d8a1). " " is true in Perl on every release, and chdef/mkdef read
+ * `attr= ` as the empty value (DBobjectdefs.pm processArgs, `/^\s*(.*?)\s*=\s*(\S*.*)$/`,
+ * 2.16.5:xCAT-server/lib/xcat/plugins/DBobjectdefs.pm:798, master:811), which clears the
+ * attribute as `attr=` does: the same request clears on every release, with chdef's own rules
+ * (the table an attribute lives in, site rows removed) and batched like any other write.
+ *
+ * @example
+ * ```ts
+ * toObjectWriteBody({ ip: "", hidden: "0" }); // { ip: " ", hidden: " 0" }
+ * ```
+ */
+export function toObjectWriteBody(attrs: Readonly<Record<string, AttributeValue>>): Record<string, string> {
+  const out = toWireAttributes(attrs);
+  for (const [key, value] of Object.entries(out)) if (value === "") out[key] = CLEAR_ON_EVERY_VERSION;
+  return out;
+}
+
+/** A value chdef stores as empty and every xcatws passes on (see {@link toObjectWriteBody}). */
+export const CLEAR_ON_EVERY_VERSION = " ";
+
 // Attributes that xCAT stores as comma lists and may reorder or extend on read (lsdef prepends
 // the xcatdefaults postscripts to a node's own).
 const LIST_ATTRIBUTES = new Set(["groups", "members", "postscripts", "postbootscripts"]);

@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { isXcatVersion, NEWEST_XCAT_VERSION, XCAT_VERSIONS } from "../contract/xcat-versions";
 import type { EmulatorOptions } from "./options";
 import { startEmulator } from "./start-emulator";
 import { type MnInterface, parseMnInterface } from "./store/mn-interfaces";
@@ -39,6 +40,8 @@ Options:
                       10.0.0.1/16,10.0.0.254 and eth1 192.168.122.10/24,192.168.122.1)
   --seed-cluster SPEC add a cluster to try \`pulumi-xcat import\` on: racks:RxN (R racks of N
                       nodes plus login, KVM and VM nodes), demo-600 (= racks:20x30) or a JSON file
+  --xcat-version V    the xCAT release to behave as where releases differ: 2.16.5, 2.17.0,
+                      2.18.2 or 2.19 (default 2.19; see docs/xcat-versions.md)
   --help              show this help
 `;
 
@@ -156,6 +159,16 @@ export function parseArgs(argv: readonly string[]): {
       case "--seed-cluster":
         options.seedCluster = value();
         break;
+      case "--xcat-version": {
+        const version = value();
+        if (!isXcatVersion(version)) {
+          throw new UsageError(
+            `invalid value for --xcat-version: ${version} (one of ${XCAT_VERSIONS.join(", ")})`,
+          );
+        }
+        options.xcatVersion = version;
+        break;
+      }
       default:
         throw new UsageError(`unknown option: ${arg}`);
     }
@@ -199,6 +212,7 @@ async function main(): Promise<void> {
     lines.push(`certificate: ${parsed.cert}`);
   }
   lines.push(`data: ${parsed.options.dataFile ?? "in memory"}`);
+  lines.push(`xCAT version: ${parsed.options.xcatVersion ?? NEWEST_XCAT_VERSION}`);
   process.stdout.write(`${lines.join("\n")}\n`);
   let stopping = false;
   const stop = () => {

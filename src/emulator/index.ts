@@ -4,6 +4,8 @@
  *
  * @packageDocumentation
  */
+
+export { XCAT_VERSIONS, type XcatVersion } from "../contract/xcat-versions";
 export type { EmulatorOptions, EmulatorStats, RunningEmulator } from "./options";
 export { startEmulator } from "./start-emulator";
 export type { EmulatorState } from "./state";

@@ -1,6 +1,7 @@
 /**
  * The public option and result types of the emulator library.
  */
+import type { XcatVersion } from "../contract/xcat-versions";
 import type { ClusterSeed } from "./seed-cluster";
 import type { EmulatorState } from "./state";
 import type { MnInterface } from "./store/mn-interfaces";
@@ -52,6 +53,12 @@ export interface EmulatorOptions {
    * 192.168.122.10/255.255.255.0 (gateway 192.168.122.1).
    */
   readonly mnInterfaces?: readonly MnInterface[];
+  /**
+   * The xCAT release to behave as where releases differ (docs/xcat-versions.md): 2.16.5 drops
+   * empty values from object bodies, releases before 2.18 write the other attributes of an object
+   * whose only_if condition fails, and each knows its own attributes. Default: the newest.
+   */
+  readonly xcatVersion?: XcatVersion;
   /** Deterministic faults for tests. */
   readonly faults?: {
     /** The next `times` requests fail with `status` (or a dropped connection), before or after being applied. */

@@ -32,6 +32,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     seed,
     ...(options.tokenTtlSeconds !== undefined ? { tokenTtlSeconds: options.tokenTtlSeconds } : {}),
     ...(options.mnInterfaces ? { mnInterfaces: options.mnInterfaces } : {}),
+    ...(options.xcatVersion ? { xcatVersion: options.xcatVersion } : {}),
     boot: {
       ...(options.bootSeconds !== undefined ? { bootSeconds: options.bootSeconds } : {}),
       ...(options.failNodes ? { failNodes: options.failNodes } : {}),

@@ -9,7 +9,7 @@
  * creating over an existing object takes it when it already matches, fails naming `adopt` when it
  * differs, and with `adopt: true` makes it match; delete of a missing object succeeds.
  */
-import { isAlreadyExists, isNotFound, type XcatClient } from "../client";
+import { isAlreadyExists, isNotFound, isXcatError, type XcatClient } from "../client";
 import type { ObjectType } from "../contract/schema";
 import { attributeValueProblems } from "./attribute-values";
 import {
@@ -21,10 +21,12 @@ import {
   publicAttributes,
   sameAttributes,
 } from "./attributes";
+import { failedConditions, refusedWriteMessage, refusedWriteOutcome } from "./refused-write";
 import {
   ADOPT_ADVICE,
   type CheckOutcome,
   type CommonInputs,
+  PartialFailureError,
   ResourceConflictError,
   type ResourceSpec,
 } from "./spec";
@@ -37,6 +39,12 @@ import {
   isPlainObject,
   isUnknown,
 } from "./validation";
+import {
+  attributesDecidedByGroups,
+  KNOWN_ONLY_BEFORE_2_18,
+  unknownOnServerReason,
+  versionedAttribute,
+} from "./versioned-attributes";
 
 /** The operations of one object type, as the client offers them. */
 export interface ObjectApi {
@@ -59,6 +67,8 @@ export interface ObjectApi {
   ): Promise<Record<string, string>>;
   /** Deletes the object; resolves when it does not exist. */
   delete(name: string): Promise<void>;
+  /** Whether the server's xCAT knows the attribute for this type (undefined: cannot tell); reads only. */
+  knowsAttribute(attribute: string): Promise<boolean | undefined>;
 }
 
 /** A typed input that is stored as one xCAT attribute (a node's `groups`, a network's `net`). */
@@ -199,6 +209,84 @@ export function attributeObjectSpec(
     return { ...inputs, name, allAttributes: publicAttributes(reported) };
   }
 
+  /**
+   * When `error` is xCAT refusing attributes for a failed only_if condition: reads the object
+   * back and throws a failure that names what was and was not written, recording in the state
+   * what the server holds (refused-write.ts). Other errors: returns, and the caller rethrows.
+   */
+  async function throwRefusedWrite(
+    error: unknown,
+    api: ObjectApi,
+    name: string,
+    operation: "create" | "update",
+    sent: Record<string, string>,
+    inputs: AttributeObjectInputs,
+    previous: Record<string, string>,
+  ): Promise<void> {
+    if (!isXcatError(error)) return;
+    const refused = failedConditions(error.messages);
+    if (refused.length === 0) return;
+    const reported = await getIfExists(api, name);
+    const outcome = refusedWriteOutcome(sent, reported, refused);
+    const message = refusedWriteMessage({
+      what: definition.what,
+      name,
+      operation,
+      refused,
+      outcome,
+      exists: reported !== undefined,
+    });
+    if (reported === undefined) throw new Error(message);
+    const managedNames = new Set([
+      ...Object.keys(previous),
+      ...Object.keys(desiredAttributes(definition, inputs)),
+    ]);
+    const held = inputsFromReport(name, managedNames, reported, inputs);
+    throw new PartialFailureError(message, name, outputsFrom(held, name, reported));
+  }
+
+  /**
+   * The attributes a node create sends in a second request: those only the node's groups decide
+   * (see {@link attributesDecidedByGroups}), when the management node may be older than 2.18,
+   * which would drop them from the create without a word. Known to be 2.18 or newer: none. One
+   * read per management node tells (knowsAttribute); when it cannot, two requests are right on
+   * every release.
+   */
+  async function deferredUntilCreated(api: ObjectApi, desired: Record<string, string>): Promise<string[]> {
+    if (definition.objectType !== "node") return [];
+    const later = attributesDecidedByGroups(desired);
+    if (later.length === 0) return [];
+    return (await api.knowsAttribute(KNOWN_ONLY_BEFORE_2_18)) === false ? [] : later;
+  }
+
+  /**
+   * The second request of a create (see {@link deferredUntilCreated}). The object exists by now:
+   * a failure records it with what the first request set, so the next up finishes it instead of
+   * finding an object it did not make.
+   */
+  async function finishCreate(
+    api: ObjectApi,
+    name: string,
+    desired: Record<string, string>,
+    later: readonly string[],
+    inputs: AttributeObjectInputs,
+  ): Promise<void> {
+    try {
+      await api.update(name, only(desired, later));
+    } catch (error) {
+      await throwRefusedWrite(error, api, name, "create", desired, inputs, {});
+      const first = without(desired, later);
+      const held = inputsFromReport(name, Object.keys(desired), first, inputs);
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new PartialFailureError(
+        `pulumi-xcat: created the ${definition.what} '${name}', but setting ${later.map((a) => `'${a}'`).join(", ")} ` +
+          `afterwards failed: ${reason} Run up again to finish.`,
+        name,
+        outputsFrom(held, name, first),
+      );
+    }
+  }
+
   /** Inputs describing the managed attributes as xCAT reports them now. */
   function inputsFromReport(
     name: string,
@@ -318,14 +406,35 @@ export function attributeObjectSpec(
         reported = await takeExisting(api, name, inputs, existing);
       } else {
         try {
-          await api.create(name, desired);
+          const later = await deferredUntilCreated(api, desired);
+          await api.create(name, without(desired, later));
+          if (later.length > 0) await finishCreate(api, name, desired, later, inputs);
           reported = await api.reportAfterCreate(name, desired);
         } catch (error) {
-          if (!isAlreadyExists(error)) throw error;
+          if (!isAlreadyExists(error)) {
+            await throwRefusedWrite(error, api, name, "create", desired, inputs, {});
+            throw error;
+          }
           reported = await takeExisting(api, name, inputs, await api.get(name));
         }
       }
       return { id: name, outputs: outputsFrom(inputs, name, reported) };
+    },
+
+    async serverProblems(client, inputs) {
+      // Only attributes that some releases lack are asked about: one read per such attribute
+      // and management node, none for programs that use none of them.
+      const api = definition.api(client);
+      const type = definition.objectType === "group" ? "node" : definition.objectType;
+      const failures: InputFailure[] = [];
+      for (const attribute of Object.keys(desiredAttributes(definition, inputs))) {
+        const versioned = versionedAttribute(type, attribute);
+        if (versioned === undefined) continue;
+        if ((await api.knowsAttribute(attribute)) !== false) continue;
+        const property = attribute in inputs.secretAttributes ? "secretAttributes" : "attributes";
+        failures.push({ property, reason: unknownOnServerReason(definition.what, versioned) });
+      }
+      return failures;
     },
 
     async adoptChanges(client, inputs) {
@@ -358,7 +467,12 @@ export function attributeObjectSpec(
       const previous = desiredAttributes(definition, olds);
       const changes = attributeChanges(previous, desiredAttributes(definition, news));
       if (Object.keys(changes).length === 0) return outputsFrom(news, id, await api.get(id));
-      await api.update(id, changes);
+      try {
+        await api.update(id, changes);
+      } catch (error) {
+        await throwRefusedWrite(error, api, id, "update", changes, news, previous);
+        throw error;
+      }
       // olds.allAttributes is absent in state written before it existed: then this reads.
       const recorded = olds.allAttributes as Record<string, string> | undefined;
       return outputsFrom(news, id, await api.reportAfterUpdate(id, changes, { recorded, previous }));
@@ -377,4 +491,12 @@ export function attributeObjectSpec(
       await definition.afterDelete?.(client, id);
     },
   };
+}
+
+function without(attributes: Record<string, string>, names: readonly string[]): Record<string, string> {
+  return Object.fromEntries(Object.entries(attributes).filter(([name]) => !names.includes(name)));
+}
+
+function only(attributes: Record<string, string>, names: readonly string[]): Record<string, string> {
+  return Object.fromEntries(Object.entries(attributes).filter(([name]) => names.includes(name)));
 }

@@ -7,7 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { isTlsError } from "../client";
 import { isSecretAttribute } from "./attributes";
 import type { ConnectionInput } from "./config";
-import { checkConnectionOnce, clientFor, configureProcess } from "./process-context";
+import { checkConnectionOnce, clientFor, configureProcess, processSettings } from "./process-context";
 import { type CommonInputs, PartialFailureError, type ResourceSpec } from "./spec";
 import { type InputFailure, isPlainObject, isUnknown } from "./validation";
 
@@ -130,6 +130,12 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
       const connection = connectionOf(outcome.inputs);
       if (hasUnknown(connection)) return { inputs: outcome.inputs };
       await talking(() => checkConnectionOnce(connection));
+      if (spec.serverProblems && processSettings().checkConnection) {
+        const client = clientFor(connection);
+        const problems = await talking(async () => spec.serverProblems?.(client, outcome.inputs) ?? []);
+        if (problems.length > 0)
+          return { failures: problems.map((failure) => withoutSecretValue(failure, inputs)) };
+      }
       const isNew = Object.keys(withoutHostKeys(olds)).length === 0;
       const adoptChanges =
         isNew && spec.adoptChanges

@@ -18,6 +18,7 @@ export interface ClientObjectNamespace {
     sent: Record<string, string>,
     before: { recorded: Attributes | undefined; previous: Record<string, string> },
   ): Promise<Attributes>;
+  knowsAttribute(attribute: string): Promise<boolean | undefined>;
 }
 
 export function objectApi(namespace: ClientObjectNamespace): ObjectApi {
@@ -29,5 +30,6 @@ export function objectApi(namespace: ClientObjectNamespace): ObjectApi {
     update: (name, attributes) => namespace.update(name, attributes),
     reportAfterUpdate: (name, attributes, before) => namespace.reportAfterUpdate(name, attributes, before),
     delete: (name) => namespace.delete(name, { ignoreMissing: true }),
+    knowsAttribute: (attribute) => namespace.knowsAttribute(attribute),
   };
 }

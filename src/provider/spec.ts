@@ -43,6 +43,11 @@ export interface ResourceSpec<Inputs extends CommonInputs, Outputs extends Commo
    */
   adoptChanges?(client: XcatClient, inputs: Inputs): Promise<Record<string, string> | undefined>;
   /**
+   * Problems only the management node can show, found with reads only (an attribute its xCAT
+   * release does not know); run in check after the connection check, skipped without one.
+   */
+  serverProblems?(client: XcatClient, inputs: Inputs): Promise<InputFailure[]>;
+  /**
    * Reads the object; `undefined` when it is gone. `olds` are the recorded outputs (refresh) or,
    * for `Resource.get`, only what the caller passed, so specs must not assume their fields.
    */

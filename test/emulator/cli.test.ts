@@ -6,6 +6,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { parseArgs } from "../../src/emulator/cli";
 
 const root = join(__dirname, "..", "..");
 const cli = join(root, "dist", "emulator", "cli.js");
@@ -49,7 +50,13 @@ describe("xcat-emulator CLI", () => {
   });
 
   it("rejects bad flags with exit code 2", () => {
-    for (const args of [["--port", "x"], ["--latency", "5"], ["--fault-rate", "2"], ["--bogus"]]) {
+    for (const args of [
+      ["--port", "x"],
+      ["--latency", "5"],
+      ["--fault-rate", "2"],
+      ["--bogus"],
+      ["--xcat-version", "2.15"],
+    ]) {
       let status: number | null = null;
       try {
         execFileSync(process.execPath, [cli, ...args], { stdio: "pipe" });
@@ -58,5 +65,11 @@ describe("xcat-emulator CLI", () => {
       }
       expect(status, args.join(" ")).toBe(2);
     }
+  });
+
+  it("--xcat-version picks the release; without it the emulator is the newest", () => {
+    const { options } = parseArgs(["--xcat-version", "2.16.5"]);
+    expect(options.xcatVersion).toBe("2.16.5");
+    expect(parseArgs([]).options.xcatVersion).toBeUndefined();
   });
 });

@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type ProviderHarness, providerHarness, runtime } from "./support";
+import { type ProviderHarness, providerHarness, RESOURCE_TEST_VERSIONS, runtime } from "./support";
 
 const KIND = "xcat:Node";
 
-describe("xcat:Node provider", () => {
+describe.each(RESOURCE_TEST_VERSIONS)("xcat:Node provider on xCAT %s", (xcatVersion) => {
   let h: ProviderHarness;
   beforeEach(async () => {
-    h = await providerHarness();
+    h = await providerHarness({ xcatVersion });
   });
   afterEach(async () => {
     await h.close();

@@ -14,6 +14,7 @@ import {
   expandCollapsedKeys,
   isEmptyListAnswer,
   missingObjectNames,
+  toObjectWriteBody,
   toWireAttributes,
 } from "../quirks";
 import { ReadBatcher } from "../read-batcher";
@@ -62,6 +63,9 @@ const DERIVED_TTL_MS = 60_000;
  */
 const WRITE_REFILL = { quietMs: 50, maxMs: 250 } as const;
 
+/** A name no object has, for asking lsdef about an attribute (see `knowsAttribute`). */
+const ATTRIBUTE_PROBE_NAME = "pulumi-xcat-attribute-probe";
+
 /** Attribute maps keyed by object name. */
 export type AttributeMaps = Readonly<Record<string, Attributes>>;
 
@@ -72,6 +76,8 @@ export abstract class NamedObjects {
   #batcher: ReadBatcher<Attributes> | undefined;
   /** Merges deletes of nodes, and node updates with equal bodies (see write-merging.ts); absent when off or for other types. */
   #writeQueue: Coalescer<string, DeleteResult | undefined> | undefined;
+  /** Answers of {@link knowsAttribute}, by attribute. */
+  readonly #knownAttributes = new Map<string, Promise<boolean | undefined>>();
   /** What xCAT adds to created objects, by the shape of what was sent (see `reportAfterCreate`). */
   readonly #derived = new Map<
     string,
@@ -223,6 +229,56 @@ export abstract class NamedObjects {
   }
 
   /**
+   * Whether the management node's xCAT knows `attribute` for this object type, learnt without
+   * writing and without an object: `lsdef -i <attribute>` of a name that does not exist. lsdef
+   * checks `-i` names against the release's Schema.pm before it looks for the object
+   * (master:xCAT-server/lib/xcat/plugins/DBobjectdefs.pm:4003-4026, then 4078-4084), so the
+   * answer names an unknown attribute, or only the missing object when the attribute is known.
+   * `undefined` when the answer cannot tell (no object of the type at all: lsdef then stops
+   * before the check, 3995-4001). Asked once per attribute and client; an answer that could not
+   * tell is asked again next time (by then an object may exist), concurrent calls share one request.
+   *
+   * @example
+   * ```ts
+   * await client.osimages.knowsAttribute("nfsrootopts"); // false on xCAT 2.18 and older
+   * ```
+   */
+  knowsAttribute(attribute: string): Promise<boolean | undefined> {
+    let known = this.#knownAttributes.get(attribute);
+    if (known === undefined) {
+      known = this.#askKnowsAttribute(attribute);
+      this.#knownAttributes.set(attribute, known);
+      const asked = known;
+      void asked.then(
+        (answer) => {
+          if (answer === undefined && this.#knownAttributes.get(attribute) === asked)
+            this.#knownAttributes.delete(attribute);
+        },
+        () => this.#knownAttributes.delete(attribute),
+      );
+    }
+    return known;
+  }
+
+  async #askKnowsAttribute(attribute: string): Promise<boolean | undefined> {
+    try {
+      await this.engine.call({
+        route: this.route("getAttrs"),
+        params: { ...this.one(ATTRIBUTE_PROBE_NAME), attrs: attributeListSegment([attribute]) },
+      });
+      return undefined;
+    } catch (error) {
+      if (!isXcatError(error)) throw error;
+      if (error.messages.some((m) => m.startsWith(`'${attribute}' is not a valid attribute name`)))
+        return false;
+      const missing = missingObjectNames(error.messages);
+      if (missing.length === error.messages.length && missing.includes(ATTRIBUTE_PROBE_NAME)) return true;
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /**
    * Several objects in one request (a comma list, a noderange, a group, or `ALLRESOURCES`). xCAT
    * fails the whole read when one name is missing; the client then asks again without the
    * missing names, so the Map simply lacks them.
@@ -298,7 +354,7 @@ export abstract class NamedObjects {
     options?: CallOptions,
   ): Promise<void> {
     const params = this.many(names); // validates before anything is queued
-    const body = toWireAttributes(attrs);
+    const body = toObjectWriteBody(attrs);
     const merged = this.#mergedWrites(names, options);
     if (merged !== undefined) {
       const sorted = Object.fromEntries(
@@ -315,7 +371,7 @@ export abstract class NamedObjects {
     attrs: AttributeInput,
     options: CreateOptions | undefined,
   ): Promise<void> {
-    const body: Record<string, unknown> = { ...toWireAttributes(attrs) };
+    const body: Record<string, unknown> = { ...toObjectWriteBody(attrs) };
     if (options?.mkdefOptions) body.options = { ...options.mkdefOptions };
     await this.engine.call({
       route: this.route("create"),

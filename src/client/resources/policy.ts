@@ -4,7 +4,7 @@
 
 import type { Engine } from "../engine";
 import { createXcatError, isNotFound } from "../errors";
-import { toWireAttributes } from "../quirks";
+import { toObjectWriteBody } from "../quirks";
 import type { AttributeInput, CallOptions } from "../types";
 import { type DeleteOptions, NamedObjects } from "./objects";
 
@@ -50,7 +50,7 @@ export class PolicyApi extends NamedObjects {
     await this.engine.call({
       route: "policy.create",
       params,
-      body: toWireAttributes(attrs),
+      body: toObjectWriteBody(attrs),
       kind: "write",
       options,
     });

@@ -5,6 +5,7 @@
  */
 import { NO_OBJECT_DEFINITIONS_TO_DISPLAY } from "../../contract/messages";
 import type { ObjectType } from "../../contract/schema";
+import { versionBehaviour } from "../../contract/xcat-versions";
 import { definitionNames, empty, type HandlerContext, json, type Output } from "../http/context";
 import { allResourcesGetOnly } from "../http/errors";
 import { toOperands } from "../http/operands";
@@ -29,6 +30,11 @@ function objectNames(ctx: HandlerContext, type: ObjectType): string[] | undefine
   }
   // lsdef expands noderanges for nodes; other types are split on ','.
   return type === "node" ? definitionNames(ctx, raw) : raw.split(",").filter((n) => n !== "");
+}
+
+/** How this release's defhdl passes empty body values (contract/xcat-versions.ts). */
+function objectBodyRules(ctx: HandlerContext): { keepEmptyValues: boolean } {
+  return { keepEmptyValues: versionBehaviour(ctx.store.version).objectBodyKeepsEmptyValues };
 }
 
 function toBody(objects: Map<string, ObjectAttributes>): unknown {
@@ -68,7 +74,7 @@ export function changeObjects(type: ObjectType) {
   return (ctx: HandlerContext): Output => {
     const raw = ctx.pathParams[NAME_PARAM[type] ?? ""] ?? "";
     if (raw === ALL) throw allResourcesGetOnly();
-    const { assignments } = toOperands(ctx.params);
+    const { assignments } = toOperands(ctx.params, objectBodyRules(ctx));
     ctx.authorize("chdef", { args: assignments.map(([a, v]) => `${a}=${v}`) });
     const names = objectNames(ctx, type) ?? [];
     ctx.store.definitions.change(type, names, assignments);
@@ -81,7 +87,7 @@ export function createObjects(type: ObjectType) {
   return (ctx: HandlerContext): Output => {
     const raw = ctx.pathParams[NAME_PARAM[type] ?? ""] ?? "";
     if (raw === ALL) throw allResourcesGetOnly();
-    const { assignments, options } = toOperands(ctx.params);
+    const { assignments, options } = toOperands(ctx.params, objectBodyRules(ctx));
     const upsert = type === "policy";
     ctx.authorize(upsert ? "chdef" : "mkdef", {
       args: [...options, ...assignments.map(([a, v]) => `${a}=${v}`)],

@@ -26,7 +26,14 @@ export function perlString(value: unknown): string {
   return String(value);
 }
 
-export function toOperands(params: ReadonlyMap<string, unknown>): Operands {
+/**
+ * `keepEmptyValues` false is xcatws.cgi up to 2.16.5, whose defhdl drops an attribute with a
+ * Perl-false value instead of passing `attr=` (2.16.5:xCAT-server/xCAT-wsapi/xcatws.cgi:2096).
+ */
+export function toOperands(
+  params: ReadonlyMap<string, unknown>,
+  { keepEmptyValues = true }: { readonly keepEmptyValues?: boolean } = {},
+): Operands {
   const assignments: [string, string][] = [];
   const options: string[] = [];
   for (const [key, value] of params) {
@@ -45,7 +52,8 @@ export function toOperands(params: ReadonlyMap<string, unknown>): Operands {
       else if (/^nicips.+/.test(attribute)) assignments.push([attribute, value.map(perlString).join("|")]);
       continue;
     }
-    assignments.push([attribute, perlTrue(value) ? perlString(value).trimStart() : ""]);
+    if (perlTrue(value)) assignments.push([attribute, perlString(value).trimStart()]);
+    else if (keepEmptyValues) assignments.push([attribute, ""]);
   }
   return { assignments, options };
 }

@@ -24,6 +24,13 @@ import {
   ZERO_DEFINITIONS_CHANGED,
 } from "../../contract/messages";
 import { isKnownAttribute, type ObjectType } from "../../contract/schema";
+import {
+  attributeKnownIn,
+  NEWEST_XCAT_VERSION,
+  VERSIONED_ATTRIBUTES,
+  versionBehaviour,
+  type XcatVersion,
+} from "../../contract/xcat-versions";
 import { type OnlyIfSources, onlyIfHolds, type RowSource, typeMap, writeMappings } from "./attribute-map";
 import type { Database } from "./database";
 import { CommandError, ErrorList } from "./errors";
@@ -47,13 +54,17 @@ export class Definitions {
   readonly #reader: ObjectReader;
   /** Called with node names whose definitions were removed (simulated hardware is dropped too). */
   readonly #onNodesRemoved: (names: readonly string[]) => void;
+  /** The release whose schema and write rules apply (contract/xcat-versions.ts). */
+  readonly #version: XcatVersion;
 
   constructor(
     db: Database,
     index: NodeIndex,
     reader: ObjectReader,
     onNodesRemoved: (names: readonly string[]) => void,
+    version: XcatVersion = NEWEST_XCAT_VERSION,
   ) {
+    this.#version = version;
     this.#db = db;
     this.#index = index;
     this.#reader = reader;
@@ -84,7 +95,7 @@ export class Definitions {
   showAttributes(type: ObjectType, names: readonly string[] | undefined, attributes: readonly string[]) {
     if (type !== "site") {
       const invalid = attributes.filter(
-        (a) => !isKnownAttribute(type, a) && !(type === "group" && a === "members"),
+        (a) => !this.#knows(type, a) && !(type === "group" && a === "members"),
       );
       if (invalid.length > 0) throw new CommandError(invalid.map((a) => invalidAttributeName(a, type)));
     }
@@ -102,6 +113,18 @@ export class Definitions {
       out.set(name, sortKeys(picked));
     }
     return out;
+  }
+
+  /**
+   * Whether this release's Schema.pm defines the attribute for the type. The docker attributes of
+   * releases before 2.18 are known (lsdef -i answers them) but not stored: the emulator has no
+   * `mgt=docker` nodes.
+   */
+  #knows(type: ObjectType, attribute: string): boolean {
+    const versioned = VERSIONED_ATTRIBUTES.some((a) => a.type === type && a.attribute === attribute);
+    return (
+      (isKnownAttribute(type, attribute) || versioned) && attributeKnownIn(this.#version, type, attribute)
+    );
   }
 
   /** `mkdef`: creates objects; existing ones are skipped with a warning unless forced (§9.4). */
@@ -184,7 +207,7 @@ export class Definitions {
     const keyAttribute = typeMap(type).keyAttribute;
     const valid: [string, string][] = [];
     for (const [attribute, value] of assignments) {
-      const known = type === "group" && attribute === "members" ? true : isKnownAttribute(type, attribute);
+      const known = type === "group" && attribute === "members" ? true : this.#knows(type, attribute);
       if (!known) errors.add(invalidAttributeName(attribute, type), SKIPPING_TO_NEXT_ATTRIBUTE);
       else if (attribute !== keyAttribute && attribute !== "objtype") valid.push([attribute, value]);
     }
@@ -195,6 +218,7 @@ export class Definitions {
     }
     const request = new Map(valid);
     let changed = 0;
+    const conditionErrors: string[] = [];
     this.#db.transaction(() => {
       const storedObjects = this.#reader.read(type, names);
       for (const name of names) {
@@ -212,13 +236,22 @@ export class Definitions {
         const assignments = this.#withDefaults(command, type, creating, stored, request);
         const context = this.#context(type, stored, assignments);
         const sources = this.#onlyIfSources(type, stored, assignments);
-        const objectErrors = [
-          ...this.#checkObject(type, name, creating, assignments, context),
-          ...onlyIfFailures(type, assignments, sources),
-        ];
-        if (objectErrors.length > 0) {
+        const objectErrors = this.#checkObject(type, name, creating, assignments, context);
+        const conditions = conditionOutcome(type, assignments, sources, this.#version);
+        if (objectErrors.length > 0 || (conditions.writesNothing && conditions.failures.length > 0)) {
           // setobjdefs skips an object that fails validation: none of its attributes are written.
-          errors.add(...objectErrors);
+          errors.add(...objectErrors, ...conditions.failures);
+          continue;
+        }
+        if (conditions.failures.length > 0 || conditions.dropped.length > 0) {
+          // Before 2.18.0 the failed (or silently dropped) attributes are left out and the rest
+          // is written; the error carries no "One or more errors" line, as setobjdefs still
+          // returned 0 (2.17.0:perl-xCAT/xCAT/DBobjUtils.pm:1214-1236).
+          conditionErrors.push(...conditions.failures);
+          const skipped = new Set([...conditions.failedAttributes, ...conditions.dropped]);
+          const kept = new Map([...assignments].filter(([attribute]) => !skipped.has(attribute)));
+          errors.add(...this.#apply(type, name, creating, kept, sources));
+          changed++;
           continue;
         }
         // -f removes the old definition only once the new one is known valid, so a refused
@@ -230,6 +263,7 @@ export class Definitions {
     });
     if (!errors.empty) errors.add(ONE_OR_MORE_ERRORS);
     else if (command === "mkdef" && changed === 0) errors.add(ZERO_DEFINITIONS_CHANGED);
+    errors.add(...conditionErrors);
     errors.throwIfAny();
   }
 
@@ -426,43 +460,93 @@ export class Definitions {
   }
 }
 
+/** What a write's only_if conditions do to one object (see {@link conditionOutcome}). */
+interface ConditionOutcome {
+  /** The release refuses the whole object when a condition fails (2.18.0 and later). */
+  readonly writesNothing: boolean;
+  /** The error messages, as xCAT prints them. */
+  readonly failures: readonly string[];
+  /** The attributes those messages are about (left out of the write before 2.18.0). */
+  readonly failedAttributes: readonly string[];
+  /** Before 2.18.0: attributes left out without a message (see below). */
+  readonly dropped: readonly string[];
+}
+
 /**
- * DBobjUtils.pm `validate_only_if_attrs` (2809-2869): an attribute that is stored only under a
- * condition (`bmc` needs mgt=ipmi or openbmc) fails when no condition of it holds in any source
- * and it has no unconditional column. The accepted values are gathered per condition attribute
- * over the whole request and listed sorted, as xCAT words it:
- * `Cannot set the attr='bmc' attribute unless mgt value is ipmi or openbmc.`
+ * The only_if checks of a chdef/mkdef of one object, as the release does them.
+ *
+ * 2.18.0 and later: DBobjUtils.pm `validate_only_if_attrs` (2.18.2:perl-xCAT/xCAT/DBobjUtils.pm:
+ * 2809-2869): an attribute that is stored only under a condition (`bmc` needs mgt=ipmi or openbmc)
+ * fails when no condition of it holds in any source and it has no unconditional column; the
+ * accepted values are listed sorted (`Cannot set the attr='bmc' attribute unless mgt value is
+ * ipmi or openbmc.`) and nothing of the object is written.
+ *
+ * Before 2.18.0 (2.17.0:perl-xCAT/xCAT/DBobjUtils.pm:1020-1069, 1212-1236): a condition holds on
+ * the request or the stored object (with what it inherits) only; the accepted values accumulate
+ * per condition attribute in schema order over the whole request, duplicates included, and the
+ * message buffer is not reset between attributes, so the second failure repeats the first. A
+ * failure whose condition a group named in the request satisfies prints nothing (1219-1228) but
+ * the attribute is still not written. The other attributes are written.
  */
-function onlyIfFailures(
+function conditionOutcome(
   type: ObjectType,
   request: ReadonlyMap<string, string>,
   sources: OnlyIfSources,
-): string[] {
-  if (type === "site") return [];
+  version: XcatVersion,
+): ConditionOutcome {
+  if (type === "site") return { writesNothing: true, failures: [], failedAttributes: [], dropped: [] };
   const map = typeMap(type);
-  const accepted = new Map<string, Set<string>>();
-  const invalid = new Map<string, string>();
-  for (const attribute of request.keys()) {
-    const mappings = map.attributes.get(attribute) ?? [];
-    if (mappings.length === 0 || mappings.some((m) => !m.onlyIf)) continue;
+  const failing = new Map<string, string>();
+  const accepted = new Map<string, string[]>();
+  const current = versionBehaviour(version).failedConditionWritesNothing;
+  const own: OnlyIfSources = current ? sources : { ...sources, groups: [] };
+  for (const [attribute, mappings] of map.attributes) {
+    if (!request.has(attribute)) continue;
+    if (mappings.length === 0 || (current && mappings.some((m) => !m.onlyIf))) continue;
     let valid = false;
     for (const { onlyIf } of mappings) {
-      if (!onlyIf) continue;
-      if (onlyIfHolds(sources, onlyIf.attribute, onlyIf.value)) {
+      if (!onlyIf) {
         valid = true;
-        break;
+        continue;
       }
-      invalid.set(attribute, onlyIf.attribute);
-      let values = accepted.get(onlyIf.attribute);
-      if (!values) {
-        values = new Set();
-        accepted.set(onlyIf.attribute, values);
+      if (valid) continue;
+      if (onlyIfHolds(own, onlyIf.attribute, onlyIf.value)) {
+        valid = true;
+        continue;
       }
-      values.add(onlyIf.value);
+      failing.set(attribute, onlyIf.attribute);
+      const values = accepted.get(onlyIf.attribute) ?? [];
+      accepted.set(onlyIf.attribute, values);
+      if (!current || !values.includes(onlyIf.value)) values.push(onlyIf.value);
     }
-    if (valid) invalid.delete(attribute);
+    if (valid) failing.delete(attribute);
   }
-  return [...invalid].map(([attribute, condition]) =>
-    onlyIfValueMismatch(attribute, condition, [...(accepted.get(condition) ?? [])].sort().join(" or ")),
-  );
+  const wording = (condition: string) =>
+    current
+      ? [...(accepted.get(condition) ?? [])].sort().join(" or ")
+      : (accepted.get(condition) ?? []).join(" or ");
+  if (current) {
+    return {
+      writesNothing: true,
+      failures: [...failing].map(([a, c]) => onlyIfValueMismatch(a, c, wording(c))),
+      failedAttributes: [...failing.keys()],
+      dropped: [],
+    };
+  }
+  const reported: [string, string][] = [];
+  const dropped: string[] = [];
+  for (const [attribute, condition] of failing) {
+    const list = (accepted.get(condition) ?? []).join(",");
+    const byGroup = sources.groups.some((group) => {
+      const value = group[condition];
+      return value !== undefined && value !== "" && list.includes(value);
+    });
+    if (byGroup) dropped.push(attribute);
+    else reported.push([attribute, condition]);
+  }
+  const failures: string[] = [];
+  for (let i = 0; i < reported.length; i += 1) {
+    for (const [a, c] of reported.slice(0, i + 1)) failures.push(onlyIfValueMismatch(a, c, wording(c)));
+  }
+  return { writesNothing: false, failures, failedAttributes: reported.map(([a]) => a), dropped };
 }

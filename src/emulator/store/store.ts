@@ -2,6 +2,7 @@
  * The emulated management node's state and commands, wired together. Nothing here knows HTTP:
  * the web layer calls these commands and shapes their results and CommandErrors into responses.
  */
+import { NEWEST_XCAT_VERSION, type XcatVersion } from "../../contract/xcat-versions";
 import { Accounts } from "./accounts";
 import { BootSimulation, type BootSimulationOptions } from "./boot-sequence";
 import { Database } from "./database";
@@ -30,6 +31,8 @@ export interface StoreOptions {
   readonly boot?: BootSimulationOptions;
   /** The MN's own interfaces; DEFAULT_MN_INTERFACES when absent. */
   readonly mnInterfaces?: readonly MnInterface[];
+  /** The xCAT release to behave as (default the newest; see contract/xcat-versions.ts). */
+  readonly xcatVersion?: XcatVersion;
 }
 
 export class XcatStore {
@@ -47,17 +50,26 @@ export class XcatStore {
   readonly noderange: NodeSelection;
   readonly accounts: Accounts;
   readonly boots: BootSimulation;
+  /** The xCAT release this store behaves as. */
+  readonly version: XcatVersion;
 
   constructor(options: StoreOptions) {
+    this.version = options.xcatVersion ?? NEWEST_XCAT_VERSION;
     const clock = options.clock ?? (() => new Date());
     this.db = new Database(options.dataFile);
     this.index = new NodeIndex(this.db);
     const reader = new ObjectReader(this.db, this.index);
     this.hardware = new Hardware(this.db, options.seed, clock);
-    this.definitions = new Definitions(this.db, this.index, reader, (names) => {
-      this.hardware.forget(names);
-      this.boots.forget(names);
-    });
+    this.definitions = new Definitions(
+      this.db,
+      this.index,
+      reader,
+      (names) => {
+        this.hardware.forget(names);
+        this.boots.forget(names);
+      },
+      this.version,
+    );
     this.boots = new BootSimulation(this.db, this.definitions, clock, options.boot);
     this.actions = new NodeActions(this.definitions, this.hardware, this.boots);
     this.vms = new VmActions(this.db, this.definitions, this.hardware);

@@ -25,6 +25,8 @@ export const groupSpec = attributeObjectSpec({
     reportAfterUpdate: (name, attributes, before) =>
       client.groups.reportAfterUpdate(name, attributes, before),
     delete: async () => {},
+    // A group's attributes are node attributes (Schema.pm defspec group): ask about nodes.
+    knowsAttribute: (attribute) => client.nodes.knowsAttribute(attribute),
   }),
   afterDelete: (client, name) => client.tables.deleteRows("nodegroup", { groupname: name }),
 });
