@@ -181,7 +181,9 @@ describe("review in nodes", () => {
       },
       facts,
     );
-    expect(renderText(summary)).toContain("    ip: changes (10 different values): r02n[01-10] (10 nodes)");
+    expect(renderText(summary)).toContain(
+      "    ip: 10 different changes (r02n01: 10.2.2.1 (from group rack02) → 10.3.2.1 (from group rack02), …): r02n[01-10] (10 nodes)",
+    );
     expect(summary.dangers[0]).toMatchObject({ kind: "group", count: 10 });
   });
 

@@ -541,10 +541,11 @@ function groupEffects(
     const nodes = [...byText.values()].flat();
     for (const node of nodes) reached.add(node);
     // One line per attribute: its change when it is the same on every member, else how many differ.
+    const [firstText, firstNodes] = [...byText][0] ?? ["", []];
     const text =
       byText.size === 1
-        ? `${attribute}: ${[...byText.keys()][0]}`
-        : `${attribute}: changes (${byText.size} different values)`;
+        ? `${attribute}: ${firstText}`
+        : `${attribute}: ${byText.size} different changes (${firstNodes[0]}: ${firstText}, …)`;
     effect(text, nodes);
   }
   if (reached.size === 0) {
