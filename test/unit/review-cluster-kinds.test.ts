@@ -266,3 +266,15 @@ describe("review of takeovers", () => {
     expect(all(summary)).not.toContain("hunter2");
   });
 });
+
+describe("review of a resource on another management node", () => {
+  it("reads nothing for it and says its members were not read, rather than use the stack's", () => {
+    const other = { url: "https://mn2/xcatws", username: "ops", password: "[secret]" };
+    const inputs = (rack: string) => ({ name: "rack03", connection: other, attributes: { rack } });
+    const steps = [step("update", "Group", "rack03", inputs("03"), inputs("3"))];
+    expect(clusterReadsNeeded({ steps })).toBeUndefined();
+    const text = renderText(summarizePlan({ steps }, facts));
+    expect(text).toContain("    members and their values not read (the resource has its own connection)");
+    expect(text).not.toContain("r03n01");
+  });
+});

@@ -27,7 +27,7 @@ describe("review of a real lab preview", () => {
       "~ nodes: - r[01-02]n16 on compute-power (1 PowerState)",
       "    no longer held (power left as it is): r[01-02]n16 (2 nodes)",
       "+ 1 node vm05 in group vms",
-      "    vm05: ip 10.0.0.105, mac 52:54:00:00:01:05, bmc (not read)",
+      "    vm05: ip 10.0.0.105, mac 52:54:00:00:01:05, bmc not read (review --offline)",
       "+ 1 VirtualMachine vm05",
       "2 to create, 0 to adopt, 2 to update, 0 to replace, 2 to delete, 53 unchanged",
     ]);

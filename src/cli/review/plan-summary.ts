@@ -261,6 +261,7 @@ export function clusterReadsNeeded(preview: unknown): ClusterReads | undefined {
     const type = shortType(step);
     const before = step.oldState?.inputs;
     const after = step.newState?.inputs;
+    if (hasOwnConnection(step)) continue; // another management node: its values are not read
     if (type === "xcat:Group") {
       for (const name of Object.keys({ ...plainAttributes(before), ...plainAttributes(after) }))
         attributes.add(name);
@@ -273,9 +274,6 @@ export function clusterReadsNeeded(preview: unknown): ClusterReads | undefined {
           attributes.add(name);
           reasons.add("the values nodes have now");
         }
-      }
-      if (JSON.stringify(groupsInput(before)) !== JSON.stringify(groupsInput(after))) {
-        reasons.add("the values nodes have now");
       }
     } else if (type === "xcat:Node" && step.op === "create") {
       const declared = plainAttributes(after);
@@ -300,6 +298,12 @@ interface LineDraft {
   readonly names: string[];
   readonly effects: Map<string, Set<string>>;
   readonly details: Record<string, string>;
+}
+
+/** Whether the resource talks to a management node of its own (its `connection` input), not the stack's. */
+function hasOwnConnection(step: PreviewStep): boolean {
+  const connection = (step.newState?.inputs ?? step.oldState?.inputs)?.connection;
+  return connection !== undefined && connection !== null;
 }
 
 /** Accumulates lines, effects and dangers while the steps are read. */
@@ -400,6 +404,8 @@ interface PlanContext {
   readonly created: ReadonlyMap<string, readonly string[]>;
   readonly deleted: ReadonlySet<string>;
   readonly facts: ClusterFacts | undefined;
+  /** Why there are no facts: said where they would be used. */
+  readonly unread: string;
 }
 
 /** The node names a Deployment's or PowerState's `nodes` input covers. */
@@ -517,7 +523,7 @@ function groupEffects(
     if (old[name] !== next[name] || op === "create") values[name] = next[name] ?? "";
   }
   if (plan.facts === undefined) {
-    effect("members and their values not read from the management node", []);
+    effect(`members and their values ${plan.unread}`, []);
     danger("group", [group], group);
     return;
   }
@@ -570,9 +576,17 @@ export function summarizePlan(preview: unknown, facts?: ClusterFacts): PlanSumma
     if (step.op === "create") created.set(objectName(step), groupsInput(step.newState?.inputs) ?? []);
     if (step.op === "delete") deleted.add(objectName(step));
   }
-  const plan: PlanContext = { created, deleted, facts };
+  const stackPlan: PlanContext = { created, deleted, facts, unread: "not read (review --offline)" };
+  // A resource with its own `connection` lives on another management node than the one read.
+  const elsewhere: PlanContext = {
+    created,
+    deleted,
+    facts: undefined,
+    unread: "not read (the resource has its own connection)",
+  };
   for (const step of steps) {
     const type = shortType(step);
+    const plan = hasOwnConnection(step) ? elsewhere : stackPlan;
     const adoptChanges = step.newState?.inputs?.adoptChanges;
     const op = step.op === "create" && isPlainMap(adoptChanges) ? "adopt" : (step.op as ChangeLine["op"]);
     builder.counts[op]++;
@@ -591,11 +605,11 @@ export function summarizePlan(preview: unknown, facts?: ClusterFacts): PlanSumma
         .map(([attribute, change]) => `${attribute}: ${showValue(change)}`);
       line = builder.line(op, type, changes.length > 0 ? changes.join(", ") : "no attribute changes", name);
     } else if (op === "update" && (isNodeSet(type) || type === "xcat:Group")) {
-      const what = paths.map((path) => describePathChange(step, path, type, name, facts)).join("; ");
+      const what = paths.map((path) => describePathChange(step, path, type, name, plan.facts)).join("; ");
       line = builder.line(op, type, what || (type === "xcat:Deployment" ? "retry" : "repair"), name);
     } else if (op === "update") {
       for (const path of paths)
-        builder.line(op, type, describePathChange(step, path, type, name, facts), name);
+        builder.line(op, type, describePathChange(step, path, type, name, plan.facts), name);
       if (paths.length === 0) builder.line(op, type, "changed", name);
       continue;
     } else if (op === "replace") {
@@ -663,6 +677,6 @@ function newNodeDetail(step: PreviewStep, name: string, plan: PlanContext): stri
   return NEW_NODE_DETAILS.map((attribute) => {
     const value = declared[attribute];
     if (value !== undefined) return `${attribute} ${value}`;
-    return `${attribute} ${plan.facts ? shownNodeValue(plan.facts, name, attribute, edits) : "(not read)"}`;
+    return `${attribute} ${plan.facts ? shownNodeValue(plan.facts, name, attribute, edits) : plan.unread}`;
   }).join(", ");
 }

@@ -11,7 +11,6 @@
  */
 import { readFile } from "node:fs/promises";
 import type { ClusterFacts } from "./cluster-facts";
-import { clientForPreview, readClusterFacts } from "./cluster-reads";
 import { clusterReadsNeeded, DANGER_KINDS, type DangerKind, summarizePlan } from "./plan-summary";
 import { renderJson, renderMarkdown, renderText } from "./render-summary";
 
@@ -97,6 +96,8 @@ export async function run(argv: readonly string[]): Promise<number> {
   const needed = clusterReadsNeeded(preview);
   if (needed !== undefined && !offline) {
     try {
+      // Loaded only for a plan that needs it: the client is most of the command's start-up time.
+      const { clientForPreview, readClusterFacts } = await import("./cluster-reads.js");
       const client = await clientForPreview(preview);
       try {
         facts = await readClusterFacts(client, needed.attributes);
@@ -118,7 +119,7 @@ export async function run(argv: readonly string[]): Promise<number> {
   const matched = summary.dangers.filter((d) => failOn.includes(d.kind));
   if (matched.length > 0) {
     process.stderr.write(
-      `pulumi-xcat review: planned ${matched.map((d) => d.kind).join(", ")} (--fail-on)\n`,
+      `pulumi-xcat review: planned ${[...new Set(matched.map((d) => d.kind))].join(", ")} (--fail-on)\n`,
     );
     return EXIT_DANGER;
   }
