@@ -448,7 +448,15 @@ export function attributeObjectSpec(
           isUnknown(value) ? "(known after apply)" : value,
         ]),
       );
-      return adoptionChanges(desired, reported, Object.keys(inputs.secretAttributes));
+      const changes = adoptionChanges(desired, reported, Object.keys(inputs.secretAttributes));
+      // One line per takeover in plain `pulumi preview` (the provider's stderr reaches its output,
+      // as Deployment's progress does), so a takeover is seen without --diff or --json.
+      const listed = Object.entries(changes).map(([attribute, change]) => `${attribute}: ${change}`);
+      process.stderr.write(
+        `${definition.kind}: takes over the existing ${definition.what} '${String(name)}', ` +
+          `${listed.length > 0 ? `changing ${listed.join(", ")}` : "as it is"}\n`,
+      );
+      return changes;
     },
 
     async read(client, id, olds) {

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { expandNoderange, splitNoderange } from "../../src/contract/noderange";
+import { expandTemplate } from "../../src/contract/regex-values";
 import { renderJson, xcoll } from "../../src/emulator/http/render";
-import { expandTemplate } from "../../src/emulator/store/object-reader";
 
 const context = {
   isNode: (n: string) => ["n1", "n2", "n3", "node-01"].includes(n),

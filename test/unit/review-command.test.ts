@@ -13,18 +13,20 @@ function review(preview: unknown, ...args: string[]) {
 }
 const urn = (name: string) => `urn:pulumi:dev::lab::pulumi-nodejs:dynamic/xcat:Node::${name}`;
 const type = "pulumi-nodejs:dynamic/xcat:Node";
+const addresses = { ip: "10.0.0.2", mac: "52:54:00:00:00:02", bmc: "10.1.0.2" };
 const deleteStep = {
   op: "delete",
   urn: urn("n1"),
-  oldState: { type, inputs: { name: "n1", groups: ["all"] } },
+  oldState: { type, inputs: { name: "n1", groups: ["all"], attributes: addresses } },
 };
 const createStep = {
   op: "create",
   urn: urn("n2"),
-  newState: { type, inputs: { name: "n2", groups: ["all"] } },
+  newState: { type, inputs: { name: "n2", groups: ["all"], attributes: addresses } },
 };
 
-describe("pulumi-xcat review --fail-on", () => {
+// Each case starts the built command a few times: on a loaded machine that takes seconds.
+describe("pulumi-xcat review --fail-on", { timeout: 60_000 }, () => {
   it("exits 3 exactly when a delete is planned", () => {
     expect(review({ steps: [createStep, deleteStep] }, "--fail-on", "delete").status).toBe(3);
     expect(review({ steps: [createStep] }, "--fail-on", "delete").status).toBe(0);
@@ -38,4 +40,34 @@ describe("pulumi-xcat review --fail-on", () => {
     expect(bad.stderr).toContain("unknown kind 'explode'");
     expect(review({ steps: [] }, "--format", "html").status).toBe(2);
   });
+
+  it("reads the management node only when the plan needs it, and says what to do when it cannot", () => {
+    const group = {
+      op: "delete",
+      urn: "urn:pulumi:dev::lab::pulumi-nodejs:dynamic/xcat:Group::rack03",
+      oldState: {
+        type: "pulumi-nodejs:dynamic/xcat:Group",
+        inputs: { name: "rack03", attributes: { rack: "03" } },
+      },
+    };
+    // No xcat:url in the preview's config and none in the environment: nothing to read from.
+    const env = { ...process.env, XCAT_URL: "", XCAT_USERNAME: "", XCAT_PASSWORD: "", XCAT_TOKEN: "" };
+    const failed = spawnReview({ steps: [group] }, env);
+    expect(failed.status).toBe(2);
+    expect(failed.stderr).toContain("needs the members a group change reaches from the management node");
+    expect(failed.stderr).toContain("no xCAT URL is set");
+    const offline = spawnReview({ steps: [group] }, env, "--offline", "--fail-on", "group");
+    expect(offline.stdout).toContain("members and their values not read (review --offline)");
+    expect(offline.status).toBe(3);
+  });
 });
+
+function spawnReview(preview: unknown, env: NodeJS.ProcessEnv, ...args: string[]) {
+  const dir = mkdtempSync(join(tmpdir(), "review-"));
+  const file = join(dir, "preview.json");
+  writeFileSync(file, JSON.stringify(preview));
+  return spawnSync(process.execPath, ["dist/cli/main.js", "review", file, ...args], {
+    encoding: "utf8",
+    env,
+  });
+}

@@ -8,7 +8,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { summarizePlan } from "../../src/cli/review/plan-summary";
+import { ClusterFacts } from "../../src/cli/review/cluster-facts";
+import { clusterReadsNeeded, summarizePlan } from "../../src/cli/review/plan-summary";
 import { renderMarkdown, renderText } from "../../src/cli/review/render-summary";
 
 const preview: unknown = JSON.parse(
@@ -21,12 +22,14 @@ describe("review of a real lab preview", () => {
     expect(text.trimEnd().split("\n")).toEqual([
       "! 2 nodes deleted: r[01-02]n16",
       "- 2 nodes r[01-02]n16 in group compute",
-      "~ batchSize: 16 → 15 on compute-image (1 Deployment)",
-      "~ nodes: - r[01-02]n16 on compute-image (1 Deployment)",
+      "~ batchSize: 16 → 15; nodes: - r[01-02]n16 on compute-image (1 Deployment)",
+      "    no longer covered (they keep their image): r[01-02]n16 (2 nodes)",
       "~ nodes: - r[01-02]n16 on compute-power (1 PowerState)",
+      "    no longer held (power left as it is): r[01-02]n16 (2 nodes)",
       "+ 1 node vm05 in group vms",
+      "    vm05: ip 10.0.0.105, mac 52:54:00:00:01:05, bmc not read (review --offline)",
       "+ 1 VirtualMachine vm05",
-      "2 to create, 2 to update, 0 to replace, 2 to delete, 53 unchanged",
+      "2 to create, 0 to adopt, 2 to update, 0 to replace, 2 to delete, 53 unchanged",
     ]);
   });
 });
@@ -40,25 +43,57 @@ describe("review of the lab's image roll (the README's sample)", () => {
   const roll: unknown = JSON.parse(
     readFileSync(join(import.meta.dirname, "fixtures/lab-preview-image-roll.json"), "utf8"),
   );
-  const text = renderText(summarizePlan(roll));
+  // What review reads for the group change (nodelist and nodetype rows, see clusterReadsNeeded):
+  // the lab's compute group and its 64 nodes, each holding the image its Deployment's nodeset
+  // wrote into its own nodetype row (destiny.pm, 2.18.2:286-392), as the live e2e review reads them.
+  const nodes = ["r01", "r02"].flatMap((r) =>
+    Array.from({ length: 32 }, (_, i) => [
+      `${r}n${String(i + 1).padStart(2, "0")}`,
+      `compute,rack${r.slice(1)},all`,
+    ]),
+  );
+  const lab = new ClusterFacts({
+    nodelist: nodes.map(([node, groups]) => ({ node: node as string, groups: groups as string })),
+    nodetype: [
+      { node: "compute", provmethod: "rhels9.4-x86_64-netboot-compute" },
+      ...nodes.map(([node]) => ({ node: node as string, provmethod: "rhels9.4-x86_64-netboot-compute" })),
+    ],
+  });
+  const text = renderText(summarizePlan(roll, lab));
 
-  it("puts the Deployment's re-image of both racks first, then one line per change", () => {
+  it("needs one read, of the tables behind the group's attributes", () => {
+    expect(clusterReadsNeeded(roll)?.attributes).toEqual([
+      "arch",
+      "bmcusername",
+      "installnic",
+      "mgt",
+      "netboot",
+      "primarynic",
+      "provmethod",
+    ]);
+  });
+
+  it("puts the deleted image and the Deployment's 64 nodes first, then each change and what it reaches", () => {
     const image = (os: string) => `${os}-x86_64-netboot-compute`;
     expect(text.trimEnd().split("\n")).toEqual([
-      "! 64 nodes re-imaged by a Deployment: r[01-02]n[01-32]",
+      `! 1 Osimage deleted: ${image("rhels9.4")}`,
+      "! 64 nodes deployed by a Deployment: r[01-02]n[01-32]",
       `- 1 Osimage ${image("rhels9.4")}`,
       `~ osimage: ${image("rhels9.4")} → ${image("rhels9.5")} on compute-image (1 Deployment)`,
+      `    deploys ${image("rhels9.5")} (image changed): r[01-02]n[01-32] (64 nodes)`,
       `~ provmethod: ${image("rhels9.4")} → ${image("rhels9.5")} on compute (1 Group)`,
+      "    reaches none of its 64 members: each sets this attribute itself or from an earlier group",
       "+ 1 node login02 in group service",
+      "    login02: ip 10.0.0.21, mac 52:54:00:00:00:12, bmc 10.1.0.12",
       `+ 1 Osimage ${image("rhels9.5")}`,
-      "2 to create, 2 to update, 0 to replace, 1 to delete, 86 unchanged",
+      "2 to create, 0 to adopt, 2 to update, 0 to replace, 1 to delete, 86 unchanged",
     ]);
   });
 
   it("is what README.md shows, and the markdown lines README quotes are what review writes", () => {
     const readme = readFileSync(join(import.meta.dirname, "../../README.md"), "utf8");
     expect(readme).toContain(`\`\`\`\n${text}\`\`\``);
-    const markdown = renderMarkdown(summarizePlan(roll)).split("\n");
+    const markdown = renderMarkdown(summarizePlan(roll, lab)).split("\n");
     const quoted = /```markdown\n([\s\S]*?)```/.exec(readme)?.[1]?.trimEnd().split("\n") ?? [];
     expect(quoted.length).toBeGreaterThan(3);
     for (const line of quoted) expect(markdown).toContain(line);

@@ -1,28 +1,44 @@
 /**
  * `pulumi preview --json` → a summary grouped by what changes: identical changes to many objects
- * become one line with a compact noderange. Pure (no I/O), so every change kind is unit-tested.
+ * become one line with a compact noderange, and what a change does to nodes is counted in nodes:
+ * the nodes a Deployment deploys or a PowerState switches, the members a group change reaches,
+ * the objects an adopting resource takes over with the values it overwrites. Pure (no I/O): what
+ * the preview does not carry comes in as {@link ClusterFacts}, read by cluster-reads.ts when
+ * {@link clusterReadsNeeded} says so; so every change kind is unit-tested.
  *
  * The preview JSON: `{ steps: [{ op, urn, oldState?, newState?, detailedDiff?, diffReasons? }] }`,
- * states carry `type` and `inputs`; a secret input is an object holding the secret signature key
- * `4dabf18193072939515e22adb298388d` (or the string "[secret]"), and is printed as `[secret]`.
+ * states carry `type`, `inputs` and `outputs`; a secret input is an object holding the secret
+ * signature key `4dabf18193072939515e22adb298388d` (or the string "[secret]"), and is printed as
+ * `[secret]`.
  */
-import { compareStrings, compressNoderange } from "../../contract/noderange";
+import { compareStrings, compressNoderange, expandNoderange } from "../../contract/noderange";
+import { isSecretAttribute } from "../../provider/attributes";
+import { type ClusterFacts, type PlannedEdits, showNodeValue } from "./cluster-facts";
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 
 /** The kinds of change a review flags, in the order they are listed; each is a `--fail-on` word. */
-export const DANGER_KINDS = ["delete", "replace", "reimage", "power", "policy", "site"] as const;
+export const DANGER_KINDS = [
+  "delete",
+  "replace",
+  "reimage",
+  "power",
+  "group",
+  "adopt",
+  "policy",
+  "site",
+] as const;
 export type DangerKind = (typeof DANGER_KINDS)[number];
 
-/** What each kind reads as after its count: [one, several]. */
-const DANGER_TEXT: Record<DangerKind, readonly [string, string]> = {
-  delete: ["node deleted", "nodes deleted"],
+/** What each kind reads as after its count: [one, several]; `delete` is said per resource kind. */
+const DANGER_TEXT: Record<Exclude<DangerKind, "delete" | "group">, readonly [string, string]> = {
   replace: [
     "object replaced (deleted first, then created)",
     "objects replaced (deleted first, then created)",
   ],
-  reimage: ["node re-imaged by a Deployment", "nodes re-imaged by a Deployment"],
+  reimage: ["node deployed by a Deployment", "nodes deployed by a Deployment"],
   power: ["node whose power state changes", "nodes whose power state changes"],
+  adopt: ["existing object taken over", "existing objects taken over"],
   policy: ["policy change", "policy changes"],
   site: ["site attribute change", "site attribute changes"],
 };
@@ -30,6 +46,7 @@ const DANGER_TEXT: Record<DangerKind, readonly [string, string]> = {
 interface PreviewState {
   readonly type?: string;
   readonly inputs?: Record<string, unknown>;
+  readonly outputs?: Record<string, unknown>;
 }
 interface PreviewStep {
   readonly op?: string;
@@ -41,15 +58,28 @@ interface PreviewStep {
   readonly diffReasons?: readonly string[] | null;
 }
 
+/** What a change does beyond its own object: nodes it deploys, switches, or whose values it changes. */
+export interface ChangeEffect {
+  /** `deploys rocky9.4`, `provmethod: rocky9.3 → rocky9.4`, ... */
+  readonly what: string;
+  /** The nodes it reaches (empty: it reaches none, as `what` says). */
+  readonly names: readonly string[];
+  readonly noderange: string;
+}
+
 /** One summary line: a change shared by `names`. */
 export interface ChangeLine {
-  readonly op: "create" | "delete" | "update" | "replace";
+  readonly op: "create" | "delete" | "update" | "replace" | "adopt";
   /** Short resource type, e.g. `xcat:Node`. */
   readonly type: string;
   /** What changes: `provmethod: a → b`, or `in group compute` for a create or delete. */
   readonly what: string;
   readonly names: readonly string[];
   readonly noderange: string;
+  /** What the change does to nodes, for Deployments, PowerStates and groups. */
+  readonly effects?: readonly ChangeEffect[];
+  /** Per object: what a reviewer checks (a new node's ip, mac and bmc). */
+  readonly details?: Readonly<Record<string, string>>;
 }
 
 export interface DangerCount {
@@ -62,7 +92,22 @@ export interface DangerCount {
 export interface PlanSummary {
   readonly dangers: readonly DangerCount[];
   readonly lines: readonly ChangeLine[];
-  readonly counts: { create: number; update: number; replace: number; delete: number; same: number };
+  readonly counts: {
+    create: number;
+    adopt: number;
+    update: number;
+    replace: number;
+    delete: number;
+    same: number;
+  };
+}
+
+/** What review must read from the management node for a plan: nothing, or these node attributes. */
+export interface ClusterReads {
+  /** Node attributes whose stored values (own and groups') are needed; membership always comes along. */
+  readonly attributes: readonly string[];
+  /** Why, for the reader of an error when the reads fail. */
+  readonly reasons: readonly string[];
 }
 
 function shortType(step: PreviewStep): string {
@@ -145,10 +190,8 @@ function changedPaths(step: PreviewStep): string[] {
 
 /** A change of a list of names (a Deployment's `nodes`) as what is added and what is removed. */
 function listChange(before: unknown, after: unknown): string | undefined {
-  const names = (value: unknown) =>
-    Array.isArray(value) && value.every((item) => typeof item === "string") ? (value as string[]) : undefined;
-  const old = names(before);
-  const next = names(after);
+  const old = stringList(before);
+  const next = stringList(after);
   if (old === undefined || next === undefined) return undefined;
   const added = next.filter((name) => !old.includes(name));
   const removed = old.filter((name) => !next.includes(name));
@@ -159,110 +202,481 @@ function listChange(before: unknown, after: unknown): string | undefined {
   return parts.length > 0 ? parts.join(", ") : undefined;
 }
 
+function stringList(value: unknown): string[] | undefined {
+  return Array.isArray(value) && value.every((item) => typeof item === "string")
+    ? (value as string[])
+    : undefined;
+}
+
 /** What a changed path reads as in a line: the top-level `attributes.` prefix says nothing. */
 function label(path: string): string {
   return path.startsWith("attributes.") ? path.slice("attributes.".length) : path;
 }
 
+function groupsInput(inputs: Record<string, unknown> | undefined): string[] | undefined {
+  return stringList(inputs?.groups);
+}
+
 function membership(step: PreviewStep): string {
-  const groups = (step.newState?.inputs ?? step.oldState?.inputs)?.groups;
-  if (Array.isArray(groups) && typeof groups[0] === "string") return `in group ${groups[0]}`;
-  return "";
+  const groups = groupsInput(step.newState?.inputs ?? step.oldState?.inputs);
+  return groups?.[0] !== undefined ? `in group ${groups[0]}` : "";
 }
 
-function dangersOf(_step: PreviewStep, type: string, op: string, paths: readonly string[]): DangerKind[] {
-  const kinds: DangerKind[] = [];
-  if (op === "delete" && type === "xcat:Node") kinds.push("delete");
-  if (op === "replace") kinds.push("replace");
-  if (type === "xcat:Deployment" && (op === "create" || op === "replace" || paths.includes("osimage"))) {
-    kinds.push("reimage");
+/** The plain (not secret) attributes of an attribute object's inputs. */
+function plainAttributes(inputs: Record<string, unknown> | undefined): Record<string, string> {
+  const attributes = inputs?.attributes;
+  if (!isPlainMap(attributes)) return {};
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(attributes)) {
+    if (typeof value === "string") out[name] = value;
+    else if (isSecret(value)) out[name] = "[secret]";
   }
-  if (type === "xcat:PowerState" && (op === "create" || op === "replace" || paths.includes("power"))) {
-    kinds.push("power");
-  }
-  if (type === "xcat:Policy" && op !== "same") kinds.push("policy");
-  if (type === "xcat:GlobalConfAttribute" && op !== "same") kinds.push("site");
-  return kinds;
+  return out;
 }
 
-/** The nodes a Deployment or PowerState acts on, or the object itself. */
-function affectedNames(step: PreviewStep, type: string): string[] {
-  const nodes = (step.newState?.inputs ?? step.oldState?.inputs)?.nodes;
-  if ((type === "xcat:Deployment" || type === "xcat:PowerState") && Array.isArray(nodes)) {
-    return nodes.filter((n): n is string => typeof n === "string");
-  }
-  return [objectName(step)];
+/** The attributes a reviewer checks on a new node. */
+const NEW_NODE_DETAILS = ["ip", "mac", "bmc"] as const;
+
+const isNodeSet = (type: string) => type === "xcat:Deployment" || type === "xcat:PowerState";
+
+/** The `ops` that act: a replacement shows as replace plus create-replacement and delete-replaced, counted once. */
+const ACTING_OPS = new Set(["create", "delete", "update", "replace"]);
+
+function stepsOf(preview: unknown): PreviewStep[] {
+  return ((preview as { steps?: PreviewStep[] } | null)?.steps ?? []).filter(
+    (step) => ACTING_OPS.has(step.op ?? "") && !shortType(step).startsWith("pulumi:"),
+  );
 }
 
-/** Groups the steps of a preview by what they change. */
-export function summarizePlan(preview: unknown): PlanSummary {
-  const steps = ((preview as { steps?: PreviewStep[] } | null)?.steps ?? []) as PreviewStep[];
-  const counts = { create: 0, update: 0, replace: 0, delete: 0, same: 0 };
-  const groups = new Map<string, { op: ChangeLine["op"]; type: string; what: string; names: string[] }>();
-  const danger = new Map<DangerKind, Set<string>>();
-  const add = (op: ChangeLine["op"], type: string, what: string, name: string) => {
+/**
+ * What the summary needs from the management node, or undefined when the preview carries it all
+ * (then review sends no request): group members and their values for a group change, a node's
+ * inherited value for an attribute the program starts or stops setting, a new node's inherited
+ * address, the nodes of a Deployment or PowerState given as a noderange.
+ */
+export function clusterReadsNeeded(preview: unknown): ClusterReads | undefined {
+  const attributes = new Set<string>();
+  const reasons = new Set<string>();
+  for (const step of stepsOf(preview)) {
+    const type = shortType(step);
+    const before = step.oldState?.inputs;
+    const after = step.newState?.inputs;
+    if (hasOwnConnection(step)) continue; // another management node: its values are not read
+    if (type === "xcat:Group") {
+      for (const name of Object.keys({ ...plainAttributes(before), ...plainAttributes(after) }))
+        attributes.add(name);
+      reasons.add("the members a group change reaches");
+    } else if (type === "xcat:Node" && step.op === "update") {
+      const old = plainAttributes(before);
+      const next = plainAttributes(after);
+      for (const name of new Set([...Object.keys(old), ...Object.keys(next)])) {
+        if ((old[name] === undefined) !== (next[name] === undefined)) {
+          attributes.add(name);
+          reasons.add("the values nodes have now");
+        }
+      }
+    } else if (type === "xcat:Node" && step.op === "create") {
+      const declared = plainAttributes(after);
+      for (const name of NEW_NODE_DETAILS) {
+        if (declared[name] === undefined) {
+          attributes.add(name);
+          reasons.add("the addresses new nodes inherit");
+        }
+      }
+    } else if (isNodeSet(type) && [before?.nodes, after?.nodes].some((nodes) => typeof nodes === "string")) {
+      reasons.add(`the nodes of ${type.replace(/^xcat:/, "")} '${objectName(step)}'`);
+    }
+  }
+  if (reasons.size === 0) return undefined;
+  return { attributes: [...attributes].sort(compareStrings), reasons: [...reasons] };
+}
+
+interface LineDraft {
+  readonly op: ChangeLine["op"];
+  readonly type: string;
+  readonly what: string;
+  readonly names: string[];
+  readonly effects: Map<string, Set<string>>;
+  readonly details: Record<string, string>;
+}
+
+/** Whether the resource talks to a management node of its own (its `connection` input), not the stack's. */
+function hasOwnConnection(step: PreviewStep): boolean {
+  const connection = (step.newState?.inputs ?? step.oldState?.inputs)?.connection;
+  return connection !== undefined && connection !== null;
+}
+
+/** Accumulates lines, effects and dangers while the steps are read. */
+class SummaryBuilder {
+  readonly counts = { create: 0, adopt: 0, update: 0, replace: 0, delete: 0, same: 0 };
+  readonly #lines = new Map<string, LineDraft>();
+  /** Danger entries by kind and label (delete: per resource kind; group: per group). */
+  readonly #dangers = new Map<string, { kind: DangerKind; label: string; names: Set<string> }>();
+
+  line(op: ChangeLine["op"], type: string, what: string, name: string, detail?: string) {
     const key = JSON.stringify([op, type, what]);
-    const group = groups.get(key) ?? { op, type, what, names: [] };
-    group.names.push(name);
-    groups.set(key, group);
+    const line: LineDraft = this.#lines.get(key) ?? {
+      op,
+      type,
+      what,
+      names: [],
+      effects: new Map(),
+      details: {},
+    };
+    line.names.push(name);
+    if (detail !== undefined) line.details[name] = detail;
+    this.#lines.set(key, line);
+    return {
+      effect: (text: string, nodes: Iterable<string>) => {
+        const set = line.effects.get(text) ?? new Set<string>();
+        for (const node of nodes) set.add(node);
+        line.effects.set(text, set);
+      },
+    };
+  }
+
+  danger(kind: DangerKind, names: Iterable<string>, label = "") {
+    const key = `${kind}\u0000${label}`;
+    const entry = this.#dangers.get(key) ?? { kind, label, names: new Set<string>() };
+    for (const name of names) entry.names.add(name);
+    this.#dangers.set(key, entry);
+  }
+
+  build(): Omit<PlanSummary, "counts"> {
+    const lines: ChangeLine[] = [...this.#lines.values()].map((g) => {
+      const effects = [...g.effects].map(([what, names]) => ({
+        what,
+        names: [...names].sort(compareStrings),
+        noderange: compressNoderange(names),
+      }));
+      return {
+        op: g.op,
+        type: g.type,
+        what: g.what,
+        names: [...g.names].sort(compareStrings),
+        noderange: compressNoderange(g.names),
+        ...(effects.length > 0 ? { effects } : {}),
+        ...(Object.keys(g.details).length > 0 ? { details: g.details } : {}),
+      };
+    });
+    const order = { delete: 0, replace: 1, adopt: 2, update: 3, create: 4 };
+    lines.sort(
+      (a, b) =>
+        order[a.op] - order[b.op] ||
+        b.names.length - a.names.length ||
+        compareStrings(a.type, b.type) ||
+        compareStrings(a.noderange, b.noderange) ||
+        compareStrings(a.what, b.what),
+    );
+    const dangers = [...this.#dangers.values()]
+      .filter((entry) => entry.names.size > 0)
+      .sort(
+        (a, b) =>
+          DANGER_KINDS.indexOf(a.kind) - DANGER_KINDS.indexOf(b.kind) || compareStrings(a.label, b.label),
+      )
+      .map((entry) => ({
+        kind: entry.kind,
+        text: dangerText(entry.kind, entry.label, entry.names.size),
+        count: entry.names.size,
+        noderange: compressNoderange(entry.names),
+      }));
+    return { dangers, lines };
+  }
+}
+
+function dangerText(kind: DangerKind, label: string, count: number): string {
+  const one = count === 1;
+  if (kind === "delete") {
+    const noun = label === "xcat:Node" ? "node" : label.replace(/^xcat:/, "");
+    return `${one ? noun : plural(noun)} deleted`;
+  }
+  if (kind === "group")
+    return `${one ? "node whose values change" : "nodes whose values change"} through group ${label}`;
+  return DANGER_TEXT[kind][one ? 0 : 1];
+}
+
+function plural(noun: string): string {
+  return noun.endsWith("s") ? `${noun}es` : `${noun}s`;
+}
+
+/** The plan's own changes that inheritance sees: created nodes' groups, nodes deleted. */
+interface PlanContext {
+  readonly created: ReadonlyMap<string, readonly string[]>;
+  readonly deleted: ReadonlySet<string>;
+  readonly facts: ClusterFacts | undefined;
+  /** Why there are no facts: said where they would be used. */
+  readonly unread: string;
+}
+
+/** The node names a Deployment's or PowerState's `nodes` input covers. */
+function coveredNodes(nodes: unknown, plan: PlanContext): string[] {
+  const list = stringList(nodes);
+  if (list !== undefined) return list;
+  if (typeof nodes !== "string") return [];
+  if (plan.facts === undefined) return [nodes];
+  return expandNoderange(nodes, plan.facts.noderangeContext(plan.created, plan.deleted));
+}
+
+function deploymentEffects(
+  step: PreviewStep,
+  op: string,
+  plan: PlanContext,
+  effect: (text: string, nodes: Iterable<string>) => void,
+  danger: SummaryBuilder["danger"],
+) {
+  const before = step.oldState?.inputs ?? {};
+  const after = step.newState?.inputs ?? {};
+  const image = showValue(after.osimage ?? before.osimage);
+  if (op === "delete") {
+    const states = step.oldState?.outputs?.nodeStates;
+    const recorded = isPlainMap(states) ? Object.keys(states) : coveredNodes(before.nodes, plan);
+    if (before.onDelete === "offline") {
+      effect("set offline (nodeset offline) and powered off", recorded);
+      danger("power", recorded);
+    } else {
+      effect("keep their image (onDelete: keep)", recorded);
+    }
+    return;
+  }
+  const next = coveredNodes(after.nodes, plan);
+  if (op !== "update") {
+    effect(`deploys ${image}`, next);
+    danger("reimage", next);
+    return;
+  }
+  const old = new Set(coveredNodes(before.nodes, plan));
+  const states = step.oldState?.outputs?.nodeStates;
+  const deployed = (node: string) =>
+    isPlainMap(states) &&
+    isPlainMap(states[node]) &&
+    (states[node] as { deployed?: unknown }).deployed === true;
+  if (before.osimage !== after.osimage) {
+    effect(`deploys ${image} (image changed)`, next);
+    danger("reimage", next);
+  } else {
+    const added = next.filter((node) => !old.has(node) && !deployed(node));
+    const retried = next.filter((node) => old.has(node) && !deployed(node));
+    if (added.length > 0) effect(`deploys ${image} onto nodes added`, added);
+    if (retried.length > 0) effect(`deploys ${image} again (not yet booted with it)`, retried);
+    danger("reimage", [...added, ...retried]);
+  }
+  const removed = [...old].filter((node) => !next.includes(node));
+  if (removed.length > 0) effect("no longer covered (they keep their image)", removed);
+}
+
+function powerStateEffects(
+  step: PreviewStep,
+  op: string,
+  plan: PlanContext,
+  effect: (text: string, nodes: Iterable<string>) => void,
+  danger: SummaryBuilder["danger"],
+) {
+  if (op === "delete") return; // Power is left as it is.
+  const before = step.oldState?.inputs ?? {};
+  const after = step.newState?.inputs ?? {};
+  const power = showValue(after.power);
+  const next = coveredNodes(after.nodes, plan);
+  if (op !== "update" || before.power !== after.power) {
+    effect(`holds power ${power}`, next);
+    danger("power", next);
+    return;
+  }
+  const old = new Set(coveredNodes(before.nodes, plan));
+  const states = step.oldState?.outputs?.powerStates;
+  const recorded = (node: string) => (isPlainMap(states) ? states[node] : undefined);
+  const added = next.filter((node) => !old.has(node));
+  const repaired = next.filter(
+    (node) => old.has(node) && recorded(node) !== undefined && recorded(node) !== after.power,
+  );
+  if (added.length > 0) effect(`holds power ${power} on nodes added`, added);
+  if (repaired.length > 0)
+    effect(`switches power ${power} again (found ${showValue(recorded(repaired[0] ?? ""))})`, repaired);
+  danger("power", [...added, ...repaired]);
+  const removed = [...old].filter((node) => !next.includes(node));
+  if (removed.length > 0) effect("no longer held (power left as it is)", removed);
+}
+
+/** A node value for a review: secrets as `[secret]`. */
+function shownNodeValue(facts: ClusterFacts, node: string, attribute: string, edits?: PlannedEdits): string {
+  const found = facts.value(node, attribute, edits);
+  if (isSecretAttribute(attribute) && found.value !== "")
+    return found.from ? `[secret] (from group ${found.from})` : "[secret]";
+  return showNodeValue(found);
+}
+
+/**
+ * The members whose values a group change alters, per attribute and change (`xcatmaster: 10.0.0.1
+ * (from group rack03) → (none)`); a value that differs per member (a regex) reads as such.
+ */
+function groupEffects(
+  step: PreviewStep,
+  op: string,
+  plan: PlanContext,
+  effect: (text: string, nodes: Iterable<string>) => void,
+  danger: SummaryBuilder["danger"],
+) {
+  const group = objectName(step);
+  const old: Record<string, string> = op === "create" ? {} : plainAttributes(step.oldState?.inputs);
+  const next: Record<string, string> = op === "delete" ? {} : plainAttributes(step.newState?.inputs);
+  const values: Record<string, string> = {};
+  for (const name of new Set([...Object.keys(old), ...Object.keys(next)])) {
+    if (old[name] !== next[name] || op === "create") values[name] = next[name] ?? "";
+  }
+  if (plan.facts === undefined) {
+    effect(`members and their values ${plan.unread}`, []);
+    danger("group", [group], group);
+    return;
+  }
+  const facts = plan.facts;
+  const edits: PlannedEdits = { groups: new Map([[group, values]]) };
+  const members = facts.membersOf(group).filter((node) => !plan.deleted.has(node));
+  const changes = new Map<string, Map<string, string[]>>();
+  for (const node of members) {
+    for (const attribute of Object.keys(values)) {
+      const before = facts.value(node, attribute, undefined);
+      const after = facts.value(node, attribute, edits);
+      if (before.value === after.value) continue;
+      const text = `${shownNodeValue(facts, node, attribute)} → ${shownNodeValue(facts, node, attribute, edits)}`;
+      const byText = changes.get(attribute) ?? new Map<string, string[]>();
+      byText.set(text, [...(byText.get(text) ?? []), node]);
+      changes.set(attribute, byText);
+    }
+  }
+  const reached = new Set<string>();
+  for (const [attribute, byText] of [...changes].sort(([a], [b]) => compareStrings(a, b))) {
+    const nodes = [...byText.values()].flat();
+    for (const node of nodes) reached.add(node);
+    // One line per attribute: its change when it is the same on every member, else how many differ.
+    const [firstText, firstNodes] = [...byText][0] ?? ["", []];
+    const text =
+      byText.size === 1
+        ? `${attribute}: ${firstText}`
+        : `${attribute}: ${byText.size} different changes (${firstNodes[0]}: ${firstText}, …)`;
+    effect(text, nodes);
+  }
+  if (reached.size === 0) {
+    effect(
+      members.length === 0
+        ? "reaches no node: the group has no members"
+        : `reaches none of its ${members.length} members: each sets ${Object.keys(values).length === 1 ? "this attribute" : "these attributes"} itself or from an earlier group`,
+      [],
+    );
+  }
+  danger("group", reached, group);
+}
+
+/** Groups the steps of a preview by what they change; `facts` is what {@link clusterReadsNeeded} asked for. */
+export function summarizePlan(preview: unknown, facts?: ClusterFacts): PlanSummary {
+  const steps = stepsOf(preview);
+  const builder = new SummaryBuilder();
+  const created = new Map<string, readonly string[]>();
+  const deleted = new Set<string>();
+  for (const step of steps) {
+    if (shortType(step) !== "xcat:Node") continue;
+    if (step.op === "create") created.set(objectName(step), groupsInput(step.newState?.inputs) ?? []);
+    if (step.op === "delete") deleted.add(objectName(step));
+  }
+  const stackPlan: PlanContext = { created, deleted, facts, unread: "not read (review --offline)" };
+  // A resource with its own `connection` lives on another management node than the one read.
+  const elsewhere: PlanContext = {
+    created,
+    deleted,
+    facts: undefined,
+    unread: "not read (the resource has its own connection)",
   };
   for (const step of steps) {
-    const op = step.op ?? "same";
     const type = shortType(step);
-    if (type.startsWith("pulumi:")) continue; // the stack and providers are not cluster objects
-    if (op === "same" || op === "read" || op === "refresh") {
-      counts.same++;
-      continue;
-    }
-    // A replacement shows as replace plus create-replacement and delete-replaced: count it once.
-    if (op !== "create" && op !== "delete" && op !== "update" && op !== "replace") continue;
-    counts[op]++;
+    const plan = hasOwnConnection(step) ? elsewhere : stackPlan;
+    const adoptChanges = step.newState?.inputs?.adoptChanges;
+    const op = step.op === "create" && isPlainMap(adoptChanges) ? "adopt" : (step.op as ChangeLine["op"]);
+    builder.counts[op]++;
     const paths = changedPaths(step);
     const name = objectName(step);
-    for (const kind of dangersOf(step, type, op, paths)) {
-      const set = danger.get(kind) ?? new Set<string>();
-      for (const n of affectedNames(step, type)) set.add(n);
-      danger.set(kind, set);
-    }
-    if (op === "update") {
-      for (const path of paths) {
-        const oldValue = valueAt(step.oldState?.inputs, path);
-        const newValue = valueAt(step.newState?.inputs, path);
-        const change = listChange(oldValue, newValue) ?? `${showValue(oldValue)} → ${showValue(newValue)}`;
-        add(op, type, `${label(path)}: ${change}`, name);
-      }
-      if (paths.length === 0) add(op, type, "changed", name);
+    if (op === "delete") builder.danger("delete", [name], type);
+    if (op === "replace") builder.danger("replace", [name]);
+    if (op === "adopt") builder.danger("adopt", [name]);
+    if (type === "xcat:Policy") builder.danger("policy", [name]);
+    if (type === "xcat:GlobalConfAttribute") builder.danger("site", [name]);
+
+    let line: ReturnType<SummaryBuilder["line"]>;
+    if (op === "adopt") {
+      const changes = Object.entries(adoptChanges as Record<string, unknown>)
+        .sort(([a], [b]) => compareStrings(a, b))
+        .map(([attribute, change]) => `${attribute}: ${showValue(change)}`);
+      line = builder.line(op, type, changes.length > 0 ? changes.join(", ") : "no attribute changes", name);
+    } else if (op === "update" && (isNodeSet(type) || type === "xcat:Group")) {
+      const what = paths.map((path) => describePathChange(step, path, type, name, plan.facts)).join("; ");
+      line = builder.line(op, type, what || (type === "xcat:Deployment" ? "retry" : "repair"), name);
+    } else if (op === "update") {
+      for (const path of paths)
+        builder.line(op, type, describePathChange(step, path, type, name, plan.facts), name);
+      if (paths.length === 0) builder.line(op, type, "changed", name);
+      continue;
     } else if (op === "replace") {
-      add(op, type, paths.length > 0 ? `because ${paths.map(label).join(", ")} changed` : "", name);
+      line = builder.line(
+        op,
+        type,
+        paths.length > 0 ? `because ${paths.map(label).join(", ")} changed` : "",
+        name,
+      );
     } else {
-      add(op, type, membership(step), name);
+      const detail = type === "xcat:Node" && op === "create" ? newNodeDetail(step, name, plan) : undefined;
+      line = builder.line(op, type, membership(step), name, detail);
     }
+    if (type === "xcat:Deployment")
+      deploymentEffects(step, op, plan, line.effect, builder.danger.bind(builder));
+    if (type === "xcat:PowerState")
+      powerStateEffects(step, op, plan, line.effect, builder.danger.bind(builder));
+    if (type === "xcat:Group") groupEffects(step, op, plan, line.effect, builder.danger.bind(builder));
   }
-  const lines: ChangeLine[] = [...groups.values()].map((g) => ({
-    ...g,
-    names: [...g.names].sort(),
-    noderange: compressNoderange(g.names),
-  }));
-  const order = { delete: 0, replace: 1, update: 2, create: 3 };
-  lines.sort(
-    (a, b) =>
-      order[a.op] - order[b.op] ||
-      b.names.length - a.names.length ||
-      compareStrings(a.type, b.type) ||
-      compareStrings(a.noderange, b.noderange) ||
-      compareStrings(a.what, b.what),
-  );
-  const dangers = DANGER_KINDS.filter((kind) => danger.has(kind)).map((kind) => {
-    const names = danger.get(kind) ?? new Set<string>();
-    return {
-      kind,
-      text: DANGER_TEXT[kind][names.size === 1 ? 0 : 1],
-      count: names.size,
-      noderange: compressNoderange(names),
-    };
-  });
+  const { dangers, lines } = builder.build();
   // Unchanged resources are not listed as steps in `preview --json`, only counted.
   const summary = (preview as { changeSummary?: { same?: unknown } } | null)?.changeSummary;
-  if (typeof summary?.same === "number") counts.same = summary.same;
+  const counts = { ...builder.counts };
+  counts.same =
+    typeof summary?.same === "number"
+      ? summary.same
+      : ((preview as { steps?: PreviewStep[] } | null)?.steps ?? []).filter(
+          (step) =>
+            ["same", "read", "refresh"].includes(step.op ?? "same") && !shortType(step).startsWith("pulumi:"),
+        ).length;
   return { dangers, lines, counts };
+}
+
+/**
+ * `provmethod: rocky9.3 (from group compute) → rocky9.4`: an attribute a node's program starts
+ * or stops setting shows the value the node has (or will have) from its groups.
+ */
+function describePathChange(
+  step: PreviewStep,
+  path: string,
+  type: string,
+  name: string,
+  facts: ClusterFacts | undefined,
+): string {
+  const oldValue = valueAt(step.oldState?.inputs, path);
+  const newValue = valueAt(step.newState?.inputs, path);
+  const listed = listChange(oldValue, newValue);
+  if (listed !== undefined) return `${label(path)}: ${listed}`;
+  let before = showValue(oldValue);
+  let after = showValue(newValue);
+  if (type === "xcat:Node" && facts !== undefined && path.startsWith("attributes.")) {
+    const attribute = label(path);
+    if (oldValue === undefined) before = shownNodeValue(facts, name, attribute);
+    if (newValue === undefined) {
+      after = shownNodeValue(facts, name, attribute, { nodes: new Map([[name, { [attribute]: "" }]]) });
+    }
+  }
+  return `${label(path)}: ${before} → ${after}`;
+}
+
+/** `ip 10.0.3.1, mac 52:54:00:00:03:01, bmc 10.1.3.1`: what a reviewer checks on a new node. */
+function newNodeDetail(step: PreviewStep, name: string, plan: PlanContext): string {
+  const declared = plainAttributes(step.newState?.inputs);
+  const edits: PlannedEdits = { nodeGroups: new Map([[name, groupsInput(step.newState?.inputs) ?? []]]) };
+  return NEW_NODE_DETAILS.map((attribute) => {
+    const value = declared[attribute];
+    if (value !== undefined) return `${attribute} ${value}`;
+    return `${attribute} ${plan.facts ? shownNodeValue(plan.facts, name, attribute, edits) : plan.unread}`;
+  }).join(", ");
 }

@@ -1,33 +1,57 @@
 /**
  * A plan summary as text (terminal), markdown (a pull-request comment: a table, then the detail
- * in a collapsible `<details>`), or JSON (tools).
+ * in a collapsible `<details>`), or JSON (tools). All three say the same: what each change does to
+ * nodes (its effects) and each new node's addresses (its details).
  */
-import type { ChangeLine, PlanSummary } from "./plan-summary";
+import type { ChangeEffect, ChangeLine, PlanSummary } from "./plan-summary";
 
-const SIGN: Record<ChangeLine["op"], string> = { create: "+", delete: "-", update: "~", replace: "+-" };
+const SIGN: Record<ChangeLine["op"], string> = {
+  create: "+",
+  delete: "-",
+  update: "~",
+  replace: "+-",
+  adopt: "~",
+};
 
-function noun(line: ChangeLine): string {
-  const kind = line.type === "xcat:Node" ? "node" : line.type.replace(/^xcat:/, "");
-  return line.names.length === 1 ? kind : `${kind}${kind.endsWith("s") ? "es" : "s"}`;
+function noun(type: string, count: number): string {
+  const kind = type === "xcat:Node" ? "node" : type.replace(/^xcat:/, "");
+  return count === 1 ? kind : `${kind}${kind.endsWith("s") ? "es" : "s"}`;
 }
 
 /** `~ provmethod: a → b on r[01-02]n[01-32] (64 nodes)`, `+ 1 node r03n01 in group compute`. */
 export function describeLine(line: ChangeLine): string {
-  const count = `${line.names.length} ${noun(line)}`;
+  const count = `${line.names.length} ${noun(line.type, line.names.length)}`;
   if (line.op === "update") return `${SIGN.update} ${line.what} on ${line.noderange} (${count})`;
+  if (line.op === "adopt") return `${SIGN.adopt} takes over ${count} ${line.noderange}: ${line.what}`;
   const verb = line.op === "replace" ? " replaced" : "";
   return `${SIGN[line.op]} ${count}${verb} ${line.noderange}${line.what ? ` ${line.what}` : ""}`;
 }
 
+/** `deploys rhels9.5 (image changed): r[01-02]n[01-32] (64 nodes)`; an effect on no node is its text. */
+export function describeEffect(effect: ChangeEffect): string {
+  if (effect.names.length === 0) return effect.what;
+  return `${effect.what}: ${effect.noderange} (${effect.names.length} ${noun("xcat:Node", effect.names.length)})`;
+}
+
 function totals(summary: PlanSummary): string {
   const c = summary.counts;
-  return `${c.create} to create, ${c.update} to update, ${c.replace} to replace, ${c.delete} to delete, ${c.same} unchanged`;
+  return (
+    `${c.create} to create, ${c.adopt} to adopt, ${c.update} to update, ${c.replace} to replace, ` +
+    `${c.delete} to delete, ${c.same} unchanged`
+  );
 }
 
 export function renderText(summary: PlanSummary): string {
   const out: string[] = [];
   for (const d of summary.dangers) out.push(`! ${d.count} ${d.text}: ${d.noderange}`);
-  for (const line of summary.lines) out.push(describeLine(line));
+  for (const line of summary.lines) {
+    out.push(describeLine(line));
+    for (const effect of line.effects ?? []) out.push(`    ${describeEffect(effect)}`);
+    for (const name of line.names) {
+      const detail = line.details?.[name];
+      if (detail !== undefined) out.push(`    ${name}: ${detail}`);
+    }
+  }
   if (summary.lines.length === 0) out.push("No changes.");
   out.push(totals(summary));
   return `${out.join("\n")}\n`;
@@ -49,14 +73,23 @@ export function renderMarkdown(summary: PlanSummary): string {
     out.push(
       `| ${line.op} ${line.type} | ${cell(line.what || "-")} | \`${cell(line.noderange)}\` | ${line.names.length} |`,
     );
+    for (const effect of line.effects ?? []) {
+      const nodes = effect.names.length > 0 ? `\`${cell(effect.noderange)}\`` : "-";
+      out.push(`| ↳ nodes | ${cell(effect.what)} | ${nodes} | ${effect.names.length} |`);
+    }
   }
   if (summary.lines.length === 0) out.push("| none | | | 0 |");
   out.push("", totals(summary), "", "<details><summary>Every object</summary>", "", "```diff");
   for (const line of summary.lines) {
-    for (const name of line.names)
-      out.push(
-        `${line.op === "update" ? "~" : line.op === "create" ? "+" : "-"} ${line.type} ${name}${line.what ? `: ${line.what}` : ""}`,
-      );
+    const sign = line.op === "update" || line.op === "adopt" ? "~" : line.op === "create" ? "+" : "-";
+    for (const name of line.names) {
+      const detail = line.details?.[name];
+      const what = [line.op === "adopt" ? `takes over, ${line.what}` : line.what, detail]
+        .filter((part) => part)
+        .join("; ");
+      out.push(`${sign} ${line.type} ${name}${what ? `: ${what}` : ""}`);
+    }
+    for (const effect of line.effects ?? []) out.push(`  ↳ ${describeEffect(effect)}`);
   }
   out.push("```", "", "</details>");
   return `${out.join("\n")}\n`;

@@ -2,28 +2,38 @@
  * `pulumi-xcat review [file] [--format text|markdown|json] [--fail-on kinds]`: reads
  * `pulumi preview --json` from the file or standard input and prints the summary.
  *
- * Exit codes: 0 printed; 2 bad arguments or unreadable preview; 3 a change of a kind listed in
- * `--fail-on` is planned (the summary is printed first).
+ * When the preview does not carry all a summary needs (the members a group change reaches, a
+ * node's inherited values, the nodes of a noderange), review reads them from the stack's
+ * management node in one request; a plan with none of those sends none.
+ *
+ * Exit codes: 0 printed; 2 bad arguments, unreadable preview, or the management node could not
+ * be read; 3 a change of a kind listed in `--fail-on` is planned (the summary is printed first).
  */
 import { readFile } from "node:fs/promises";
-import { DANGER_KINDS, type DangerKind, summarizePlan } from "./plan-summary";
+import type { ClusterFacts } from "./cluster-facts";
+import { clusterReadsNeeded, DANGER_KINDS, type DangerKind, summarizePlan } from "./plan-summary";
 import { renderJson, renderMarkdown, renderText } from "./render-summary";
 
 /** The exit code when `--fail-on` matches a planned change. */
 export const EXIT_DANGER = 3;
 
-const HELP = `Usage: pulumi-xcat review [preview.json] [--format text|markdown|json] [--fail-on kinds]
+const HELP = `Usage: pulumi-xcat review [preview.json] [--format text|markdown|json] [--fail-on kinds] [--offline]
 
 Summarizes \`pulumi preview --json\` (from the file, or standard input) by what changes, with
 node names collapsed into xCAT noderanges.
 
   --format    text (default), markdown (a pull-request comment) or json
   --fail-on   comma list of ${DANGER_KINDS.join(", ")} (or "any"): exit ${EXIT_DANGER} when one is planned
-              (the dangerous changes listed first: delete = a node deleted, replace = any
-              object replaced, reimage = nodes a Deployment re-images; deleting another
-              object, such as the old image of an image roll, is not one)
+              (the dangerous changes listed first: delete = any object deleted, replace = any
+              object replaced, reimage = nodes a Deployment deploys, power = nodes a
+              PowerState switches or a Deployment powers off, group = nodes whose values a
+              group change alters, adopt = existing objects taken over, policy, site)
 
-Exit codes: 0 summary printed, 2 bad arguments or input, ${EXIT_DANGER} --fail-on matched.
+Run it where \`pulumi preview\` ran: when the plan changes a group, a node's inherited values or
+a noderange, review reads the stack's management node once (stack config xcat:*, else XCAT_*);
+--offline reads nothing and marks what it could not tell as not read.
+
+Exit codes: 0 summary printed, 2 bad arguments, input or management node read, ${EXIT_DANGER} --fail-on matched.
 `;
 
 async function readStdin(): Promise<string> {
@@ -36,6 +46,7 @@ export async function run(argv: readonly string[]): Promise<number> {
   let format = "text";
   let failOn: DangerKind[] = [];
   let file: string | undefined;
+  let offline = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? "";
     const [flag, inline] = arg.startsWith("--") ? arg.split("=", 2) : [arg, undefined];
@@ -43,6 +54,8 @@ export async function run(argv: readonly string[]): Promise<number> {
     if (flag === "--help" || flag === "-h") {
       process.stdout.write(HELP);
       return 0;
+    } else if (flag === "--offline") {
+      offline = true;
     } else if (flag === "--format") {
       format = value();
       if (!["text", "markdown", "json"].includes(format)) {
@@ -79,13 +92,34 @@ export async function run(argv: readonly string[]): Promise<number> {
     );
     return 2;
   }
-  const summary = summarizePlan(preview);
+  let facts: ClusterFacts | undefined;
+  const needed = clusterReadsNeeded(preview);
+  if (needed !== undefined && !offline) {
+    try {
+      // Loaded only for a plan that needs it: the client is most of the command's start-up time.
+      const { clientForPreview, readClusterFacts } = await import("./cluster-reads.js");
+      const client = await clientForPreview(preview);
+      try {
+        facts = await readClusterFacts(client, needed.attributes);
+      } finally {
+        await client.close();
+      }
+    } catch (error) {
+      process.stderr.write(
+        `pulumi-xcat review: this plan needs ${needed.reasons.join(", ")} from the management node, and reading ` +
+          `them failed: ${(error as Error).message}\nRun review in the Pulumi project's directory, on the stack the ` +
+          "preview is of, with what `pulumi preview` had (its config, passphrase and XCAT_* variables).\n",
+      );
+      return 2;
+    }
+  }
+  const summary = summarizePlan(preview, facts);
   const render = format === "markdown" ? renderMarkdown : format === "json" ? renderJson : renderText;
   process.stdout.write(render(summary));
   const matched = summary.dangers.filter((d) => failOn.includes(d.kind));
   if (matched.length > 0) {
     process.stderr.write(
-      `pulumi-xcat review: planned ${matched.map((d) => d.kind).join(", ")} (--fail-on)\n`,
+      `pulumi-xcat review: planned ${[...new Set(matched.map((d) => d.kind))].join(", ")} (--fail-on)\n`,
     );
     return EXIT_DANGER;
   }

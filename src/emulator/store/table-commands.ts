@@ -4,11 +4,11 @@
  * setAttribs (update every match or insert one row) and delEntries.
  */
 import { NO_TABLE_ROWS_MATCHED, noSuchTable } from "../../contract/messages";
+import { expandTemplate } from "../../contract/regex-values";
 import { tableSchema } from "../../contract/schema";
 import type { Database, Row } from "./database";
 import { CommandError } from "./errors";
 import type { NodeIndex } from "./node-index";
-import { expandTemplate } from "./object-reader";
 import { MN_HOSTNAME } from "./seed";
 
 /** Column selection of a node-table read: bare names apply to every table, `t.c` to one. */
