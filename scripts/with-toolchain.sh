@@ -87,10 +87,25 @@ if [ "${PULUMI_XCAT_BUILD_CLI:-}" != "1" ] && pulumi_on_path_matches; then
   pulumi_bin_dir=$(dirname "$(command -v pulumi)")
 else
   pulumi_bin_dir="$cache_root/pulumi-v$sdk_version/bin"
-  if [ ! -x "$pulumi_bin_dir/pulumi" ] || [ "$("$pulumi_bin_dir/pulumi" version 2>/dev/null)" != "v$sdk_version" ] ||
-    [ ! -x "$pulumi_bin_dir/pulumi-language-nodejs" ]; then
-    bash "$repo_root/tools/build-pulumi.sh" "$sdk_version" "$pulumi_bin_dir" >&2 ||
-      die "building the Pulumi CLI v$sdk_version from Go modules failed (see the output above)"
+  cli_built() {
+    [ -x "$pulumi_bin_dir/pulumi" ] && [ "$("$pulumi_bin_dir/pulumi" version 2>/dev/null)" = "v$sdk_version" ] &&
+      [ -x "$pulumi_bin_dir/pulumi-language-nodejs" ]
+  }
+  if ! cli_built; then
+    # One build at a time per cache: `npm test` in two checkouts (or a test and the demo) started
+    # together on a new machine would otherwise each spend minutes of every core on the same build.
+    # The lock is held on a descriptor of this shell and released when it exits or execs.
+    mkdir -p "$(dirname "$pulumi_bin_dir")"
+    exec 9>"$(dirname "$pulumi_bin_dir")/.build.lock"
+    if command -v flock >/dev/null 2>&1 && ! flock -n 9; then
+      say "another run is building the Pulumi CLI v$sdk_version; waiting for it"
+      flock 9
+    fi
+    if ! cli_built; then
+      bash "$repo_root/tools/build-pulumi.sh" "$sdk_version" "$pulumi_bin_dir" >&2 ||
+        die "building the Pulumi CLI v$sdk_version from Go modules failed (see the output above)"
+    fi
+    exec 9>&-
   fi
 fi
 # The dynamic-provider plugin is a shell script shipped inside @pulumi/pulumi; the engine finds it

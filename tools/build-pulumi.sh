@@ -4,11 +4,13 @@
 #   bash tools/build-pulumi.sh <version without v> <output bin dir>
 #
 # Why from Go modules: machines here reach only the npm registry, Debian's packages and the Go
-# module proxy, so Pulumi's installer (get.pulumi.com) is out of reach. Two small modules pin
+# module proxy, so Pulumi's own installer is out of reach. Two small modules pin
 # what is built (see tools/README.md for why there are two):
 #   tools/pulumi-cli               github.com/pulumi/pulumi/pkg/v3/cmd/pulumi
 #   tools/pulumi-language-nodejs   the Node.js language host
-# Go's own caches (module cache, build cache) make a second build on the same machine fast.
+# Go's module and build caches (about 3.5 GB for this build) are kept under the output's cache
+# root, not in ~/go and ~/.cache/go-build, and removed once the binaries are built: nothing else
+# needs them, and a later build (a new Pulumi version) fetches what it needs again.
 set -euo pipefail
 
 version=${1:?usage: build-pulumi.sh <version> <bin dir>}
@@ -22,6 +24,14 @@ command -v go >/dev/null 2>&1 || {
   exit 1
 }
 
+mkdir -p "$out_dir"
+tmp_dir=$(mktemp -d "$out_dir/.build.XXXXXX")
+# The caches live inside the build's own temporary directory, so every exit path removes them.
+# `go clean -modcache` first: the module cache's files are read-only, which a plain rm -rf
+# cannot remove as a non-root user.
+export GOMODCACHE="$tmp_dir/go-mod" GOCACHE="$tmp_dir/go-build"
+trap 'go clean -modcache >/dev/null 2>&1; rm -rf "$tmp_dir"' EXIT
+
 pinned=$(cd "$tools_dir/pulumi-cli" && go list -m -f '{{.Version}}' github.com/pulumi/pulumi/pkg/v3)
 if [ "$pinned" != "v$version" ]; then
   say "tools/pulumi-cli pins pkg/v3 $pinned but the @pulumi/pulumi dependency is $version;"
@@ -29,9 +39,6 @@ if [ "$pinned" != "v$version" ]; then
   exit 1
 fi
 
-mkdir -p "$out_dir"
-tmp_dir=$(mktemp -d "$out_dir/.build.XXXXXX")
-trap 'rm -rf "$tmp_dir"' EXIT
 
 # The flags Pulumi's own release build uses (.goreleaser.yml): no cgo user lookups, no gRPC tracing.
 flags=(-trimpath -tags osusergo,grpcnotrace)

@@ -26,6 +26,15 @@ export interface ReadOutcome<Inputs, Outputs> {
   readonly inputs: Inputs;
 }
 
+/**
+ * What the provider shell passes to an operation besides its inputs: `signal` is aborted when
+ * the engine asks to cancel (Ctrl-C or SIGTERM to pulumi), for operations that run in steps
+ * (a Deployment's batches) and can stop between them.
+ */
+export interface OperationContext {
+  readonly signal?: AbortSignal;
+}
+
 export interface ResourceSpec<Inputs extends CommonInputs, Outputs extends CommonInputs> {
   /** The dynamic resource type, e.g. "xcat:Node" (shown by Pulumi as pulumi-nodejs:dynamic/xcat:Node). */
   readonly kind: string;
@@ -35,7 +44,16 @@ export interface ResourceSpec<Inputs extends CommonInputs, Outputs extends Commo
   replaceKeys(olds: Outputs, news: Inputs): string[];
   /** Whether anything the resource manages differs between the recorded outputs and new inputs. */
   hasChanges(olds: Outputs, news: Inputs): boolean;
-  create(client: XcatClient, inputs: Inputs): Promise<{ id: string; outputs: Outputs }>;
+  create(
+    client: XcatClient,
+    inputs: Inputs,
+    context?: OperationContext,
+  ): Promise<{ id: string; outputs: Outputs }>;
+  /**
+   * Problems with checked inputs that only the server can show (an image that does not exist),
+   * found with reads alone, as check failures: preview fails on them, naming resource and field.
+   */
+  serverProblems?(client: XcatClient, inputs: Inputs): Promise<InputFailure[]>;
   /**
    * For a resource that will adopt an existing object: what its create will change there
    * (attribute → "current → new", secrets as [secret]); `undefined` when it adopts nothing (no
@@ -51,9 +69,15 @@ export interface ResourceSpec<Inputs extends CommonInputs, Outputs extends Commo
     id: string,
     olds: Partial<Outputs>,
   ): Promise<ReadOutcome<Inputs, Outputs> | undefined>;
-  update(client: XcatClient, id: string, olds: Outputs, news: Inputs): Promise<Outputs>;
+  update(
+    client: XcatClient,
+    id: string,
+    olds: Outputs,
+    news: Inputs,
+    context?: OperationContext,
+  ): Promise<Outputs>;
   /** Deletes the object; succeeds when it is already gone. */
-  delete(client: XcatClient, id: string, olds: Outputs): Promise<void>;
+  delete(client: XcatClient, id: string, olds: Outputs, context?: OperationContext): Promise<void>;
 }
 
 /**
