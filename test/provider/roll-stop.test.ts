@@ -7,6 +7,7 @@ import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { CANCEL_PATH } from "../../src/provider/engine-cancel";
+import { deploymentSpec } from "../../src/provider/resources/deployment";
 import { type ProviderHarness, providerHarness, runtime } from "./support";
 
 const KIND = "xcat:Deployment";
@@ -235,5 +236,24 @@ describe("a Deployment roll that stops", () => {
     expect(Object.keys(h.emulator.stats().byRoute).filter((route) => /^(PUT|DELETE) /.test(route))).toEqual(
       [],
     );
+  });
+
+  it("a destroy with onDelete offline, cancelled, takes no further batch offline and keeps the resource", async () => {
+    h = await providerHarness({ bootSeconds: 0.2 });
+    await defineRack(h);
+    const { id, outs } = await h.createChecked(KIND, {
+      nodes: RACK,
+      osimage: "rhels9-compute-a",
+      onDelete: "offline",
+      batchSize: 4,
+      pollSeconds: 0.05,
+    });
+    const before = nodesets(h);
+    const olds = outs as unknown as Parameters<typeof deploymentSpec.delete>[2];
+    await expect(deploymentSpec.delete(h.admin, id, olds, { signal: AbortSignal.abort() })).rejects.toThrow(
+      /cancelled before r02n\[01-04\] was taken offline/,
+    );
+    expect(nodesets(h)).toBe(before);
+    expect(h.emulator.state.getHardware("r02n01").power).toBe("on");
   });
 });

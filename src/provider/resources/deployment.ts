@@ -313,10 +313,18 @@ export function deploymentSpecWith(
       return deployOnto(client, id, news, targets, kept, report, context);
     },
 
-    async delete(client, _id, olds) {
+    async delete(client, _id, olds, context) {
       if (olds.onDelete !== "offline") return;
       const recorded = Object.keys(olds.nodeStates ?? {});
       for (const listed of batches(recorded, olds.batchSize ?? DEPLOYMENT_DEFAULTS.batchSize)) {
+        // Cancelled: the engine keeps the resource, and the next destroy does it all again
+        // (nodeset offline and power off change nothing on nodes already done).
+        if (context?.signal?.aborted) {
+          throw new ResourceConflictError(
+            `${KIND}: cancelled before ${compactNoderange(listed)} was taken offline; the deployment stays ` +
+              "in the state, and the next pulumi destroy (or up) finishes it.",
+          );
+        }
         // Nodes removed before the deployment need nothing: act on those that still exist.
         const existing = await client.nodes.getMany(listed, { attrs: ["groups"] });
         const batch = listed.filter((node) => existing.has(node));
