@@ -43,6 +43,19 @@ async function failure(operation: Promise<unknown>) {
   return error;
 }
 
+/** Check and create a roll of the rack onto image b in batches of 4, which must fail. */
+async function failedRoll(h: ProviderHarness, policy: Record<string, number>) {
+  const news = {
+    nodes: RACK,
+    osimage: "rhels9-compute-b",
+    batchSize: 4,
+    pollSeconds: 0.05,
+    timeoutMinutes: 0.5,
+  };
+  const checked = (await h.check(KIND, { ...news, ...policy })).inputs;
+  return failure(runtime.create(KIND, checked));
+}
+
 async function until(condition: () => boolean, what: string) {
   const deadline = Date.now() + 10_000;
   while (!condition()) {
@@ -132,18 +145,8 @@ describe("a Deployment roll that stops", () => {
   it("canary 1 with a failing first node re-images no other node", async () => {
     h = await providerHarness({ bootSeconds: 0.3, failNodes: ["r02n01"] });
     await defineRack(h);
-    const checked = (
-      await h.check(KIND, {
-        nodes: RACK,
-        osimage: "rhels9-compute-b",
-        batchSize: 4,
-        canary: 1,
-        pollSeconds: 0.05,
-        timeoutMinutes: 0.5,
-      })
-    ).inputs;
     const before = nodesets(h);
-    const error = await failure(runtime.create(KIND, checked));
+    const error = await failedRoll(h, { canary: 1 });
     expect(nodesets(h) - before).toBe(1);
     expect(error.message).toMatch(/the canary node\(s\) r02n01 did not boot the image/);
     expect(error.message).toMatch(/r02n01: failed/);
@@ -160,20 +163,8 @@ describe("a Deployment roll that stops", () => {
   it("maxFailures 2 stops after the batch in which the second node fails", async () => {
     h = await providerHarness({ bootSeconds: 0.3, failNodes: ["r02n02", "r02n06"] });
     await defineRack(h);
-    const checked = (
-      await h.check(KIND, {
-        nodes: RACK,
-        osimage: "rhels9-compute-b",
-        batchSize: 4,
-        concurrency: 1,
-        canary: 0,
-        maxFailures: 2,
-        pollSeconds: 0.05,
-        timeoutMinutes: 0.5,
-      })
-    ).inputs;
     const before = nodesets(h);
-    const error = await failure(runtime.create(KIND, checked));
+    const error = await failedRoll(h, { concurrency: 1, canary: 0, maxFailures: 2 });
     expect(nodesets(h) - before).toBe(2);
     expect(error.message).toMatch(/2 node\(s\) failed, which reaches maxFailures \(2\)/);
     expect(error.message).toMatch(/r02n\[09-12\]/);
