@@ -36,13 +36,16 @@ const images = Object.fromEntries(
 const image = images[config.get("image") ?? "a"];
 if (!image) throw new Error("image: a or b");
 
+const canary = config.getNumber("canary");
+const maxFailures = config.getNumber("maxFailures");
 const deployment = new xcat.Deployment("compute", {
   nodes,
   osimage: config.get("osimage") ?? image.name,
   batchSize: config.getNumber("batchSize") ?? 16,
   concurrency: config.getNumber("concurrency") ?? 4,
-  canary: config.getNumber("canary"),
-  maxFailures: config.getNumber("maxFailures"),
+  // Unset: the Deployment's defaults (canary 1, maxFailures 1).
+  ...(canary === undefined ? {} : { canary }),
+  ...(maxFailures === undefined ? {} : { maxFailures }),
   timeoutMinutes: config.getNumber("timeoutMinutes") ?? 10,
   pollSeconds: config.getNumber("pollSeconds") ?? 10,
   onDelete: (config.get("onDelete") ?? "keep") as "keep" | "offline",
