@@ -1,6 +1,6 @@
 /**
  * A roll that stops, through the real engine (issue 29 item 3): a rack of 12 nodes re-imaged in
- * batches of 4. SIGINT to `pulumi up` after the first batch was sent starts no later batch, the
+ * batches of 4. SIGINT (or SIGTERM) to `pulumi up` after the first batch was sent starts no later batch, the
  * state says which 4 nodes have the new image, and the next up re-images the other 8 alone. A
  * failing canary re-images no other node; maxFailures 2 stops after the batch in which the
  * second node fails. A misspelt osimage fails preview, naming the resource, field and the
@@ -107,8 +107,13 @@ describe("a Deployment roll that stops, on the real engine", () => {
     await workspace.run(["config", "rm", "osimage"]);
   });
 
-  it("SIGINT after the first batch was sent: no later batch, the state says which 4 nodes have the new image, the next up re-images the other 8", async () => {
-    await workspace.setConfig("image", "b");
+  /**
+   * Rolls the rack onto `image`, sends `signal` to `pulumi up` after the first "sent to" line,
+   * checks that no later batch was sent and what the state records, then runs the next up.
+   */
+  async function interruptedRoll(image: "a" | "b", signal: "SIGINT" | "SIGTERM", printed: RegExp) {
+    const previous = image === "a" ? IMAGE.b : IMAGE.a;
+    await workspace.setConfig("image", image);
     const before = nodesets(emulator);
     const logs = bootLogs(emulator);
     // As the issue's admin ran it: with the preview first.
@@ -117,11 +122,11 @@ describe("a Deployment roll that stops, on the real engine", () => {
       () => /r02n\[01-04\]: \S+ sent to 4 node\(s\)/.test(up.output()),
       'the first "sent to" line',
     );
-    up.signal("SIGINT");
+    up.signal(signal);
     const result = await up.result;
     const output = `${result.stdout}${result.stderr}`;
     expect(result.exitCode, output).not.toBe(0);
-    expect(output).toMatch(/\^C received; cancelling/);
+    expect(output).toMatch(printed);
     expect(output).toMatch(/cancel received: 1 batch\(es\) in flight run to their end/);
     expect(output).toMatch(/the roll stopped early: the roll was cancelled/);
     expect(output).toMatch(/8 node\(s\) were not started and keep their previous image: r02n\[05-12\]/);
@@ -133,9 +138,9 @@ describe("a Deployment roll that stops, on the real engine", () => {
 
     const states = await nodeStates();
     for (const node of rack.slice(0, 4)) {
-      expect(states[node], node).toMatchObject({ osimage: IMAGE.b, status: "booted", deployed: true });
+      expect(states[node], node).toMatchObject({ osimage: IMAGE[image], status: "booted", deployed: true });
     }
-    for (const node of rack.slice(4)) expect(states[node]?.osimage, node).toBe(IMAGE.a);
+    for (const node of rack.slice(4)) expect(states[node]?.osimage, node).toBe(previous);
 
     const between = nodesets(emulator);
     const logsBetween = bootLogs(emulator);
@@ -143,11 +148,19 @@ describe("a Deployment roll that stops, on the real engine", () => {
     expect(nodesets(emulator) - between).toBe(2);
     expect(reimaged(emulator, logsBetween)).toEqual(rack.slice(4));
     expect(await workspace.outputs()).toMatchObject({ deployed: 12 });
-    for (const node of rack) expect(emulator.state.getObject("node", node)?.provmethod).toBe(IMAGE.b);
+    for (const node of rack) expect(emulator.state.getObject("node", node)?.provmethod).toBe(IMAGE[image]);
+  }
+
+  it("SIGINT after the first batch was sent: no later batch, the state says which 4 nodes have the new image, the next up re-images the other 8", async () => {
+    await interruptedRoll("b", "SIGINT", /\^C received; cancelling/);
+  });
+
+  it("SIGTERM (a CI runner stopping the job) stops the roll the same way", async () => {
+    await interruptedRoll("a", "SIGTERM", /SIGTERM received; cancelling/);
   });
 
   it("canary 1 with a failing first node re-images no other node", async () => {
-    await workspace.setConfig("image", "a");
+    await workspace.setConfig("image", "b");
     await workspace.setConfig("canary", "1");
     emulator.state.setBootOutcome("r02n01", "fail");
     const before = nodesets(emulator);
@@ -159,7 +172,7 @@ describe("a Deployment roll that stops, on the real engine", () => {
     expect(nodesets(emulator) - before).toBe(1);
     expect(reimaged(emulator, logs)).toEqual(["r02n01"]);
     for (const node of rack.slice(1))
-      expect(emulator.state.getObject("node", node)?.provmethod).toBe(IMAGE.b);
+      expect(emulator.state.getObject("node", node)?.provmethod).toBe(IMAGE.a);
   });
 
   it("maxFailures 2 stops after the batch in which the second node fails", async () => {
@@ -179,7 +192,7 @@ describe("a Deployment roll that stops, on the real engine", () => {
     expect(nodesets(emulator) - before).toBe(2);
     expect(reimaged(emulator, logs)).toEqual(rack.slice(1, 9));
     const states = await nodeStates();
-    expect(states.r02n03).toMatchObject({ osimage: IMAGE.a, status: "failed", deployed: false });
-    expect(states.r02n10).toMatchObject({ osimage: IMAGE.b });
+    expect(states.r02n03).toMatchObject({ osimage: IMAGE.b, status: "failed", deployed: false });
+    expect(states.r02n10).toMatchObject({ osimage: IMAGE.a });
   });
 });
