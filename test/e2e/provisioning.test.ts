@@ -73,7 +73,8 @@ describe("Deployment and PowerState on the real engine", () => {
     expect(output).toMatch(/c020: timed out after 0\.1 min in status installing/);
     // Progress lines per batch while it runs: the canary node first, then batches of 16.
     expect(output).toMatch(/xcat:Deployment c001: booted 1/);
-    expect(output).toMatch(/xcat:Deployment c\[050-064\]: installing 15/);
+    expect(output).toMatch(/xcat:Deployment c\[050-064\]: \S+ sent to 15 node\(s\)/);
+    expect(output).toMatch(/xcat:Deployment c\[050-064\]: booted 15/);
     expect(output).toMatch(/xcat:Deployment c\[002-017\]: booted 15, failed 1/);
     const state = await workspace.exportState();
     const deployment = state.resources.find((r) => r.type.endsWith("xcat:Deployment")) as
