@@ -41,6 +41,8 @@ export const CANCEL_PATH = "/pulumirpc.ResourceProvider/Cancel";
 const inFlight = new Set<AbortController>();
 /** Servers already observed, so each gets one listener. */
 const observedServers = new WeakSet<object>();
+/** Once the provider's server is observed, operations skip the search (one per create of a large stack). */
+let serverObserved = false;
 let subscribed = false;
 
 function onStream(headers: IncomingHttpHeaders | undefined): void {
@@ -68,8 +70,10 @@ function observe(): void {
     diagnosticsChannel.subscribe("http2.server.stream.start", onChannelMessage);
     subscribed = true;
   }
+  if (serverObserved) return;
   for (const server of http2ServersToObserve()) {
     observedServers.add(server);
+    serverObserved = true;
     // The diagnostics channel may report the same stream: aborting twice does nothing more.
     server.prependListener("stream", (_stream: unknown, headers: IncomingHttpHeaders) => onStream(headers));
   }
