@@ -3,7 +3,11 @@
 //
 //   nodes           noderange to deploy (default c[001-064])
 //   image           which image to deploy: a or b (default a)
+//   osimage         an image name instead of image a or b (to try a misspelt one)
 //   batchSize       nodes per batch (default 16)
+//   concurrency     batches at the same time (default 4)
+//   canary          nodes that must boot the image before the others start (default 1)
+//   maxFailures     failed nodes after which no new batch starts (default 1)
 //   timeoutMinutes  how long to wait for all nodes (default 10)
 //   pollSeconds     seconds between status reads (default 10)
 //   onDelete        keep or offline (default keep)
@@ -32,11 +36,16 @@ const images = Object.fromEntries(
 const image = images[config.get("image") ?? "a"];
 if (!image) throw new Error("image: a or b");
 
+const canary = config.getNumber("canary");
+const maxFailures = config.getNumber("maxFailures");
 const deployment = new xcat.Deployment("compute", {
   nodes,
-  osimage: image.name,
+  osimage: config.get("osimage") ?? image.name,
   batchSize: config.getNumber("batchSize") ?? 16,
-  concurrency: 4,
+  concurrency: config.getNumber("concurrency") ?? 4,
+  // Unset: the Deployment's defaults (canary 1, maxFailures 1).
+  ...(canary === undefined ? {} : { canary }),
+  ...(maxFailures === undefined ? {} : { maxFailures }),
   timeoutMinutes: config.getNumber("timeoutMinutes") ?? 10,
   pollSeconds: config.getNumber("pollSeconds") ?? 10,
   onDelete: (config.get("onDelete") ?? "keep") as "keep" | "offline",
@@ -44,9 +53,12 @@ const deployment = new xcat.Deployment("compute", {
 
 const power = new xcat.PowerState("compute-on", { nodes, power: "on" }, { dependsOn: [deployment] });
 
-export const deployed = deployment.nodeStates.apply(
-  (states) => Object.values(states).filter((state) => state.deployed).length,
-);
+/** Nodes that booted the deployment's image (a node a stopped roll did not reach keeps its old one). */
+export const deployed = pulumi
+  .all([deployment.nodeStates, deployment.osimage])
+  .apply(
+    ([states, osimage]) => Object.values(states).filter((s) => s.deployed && s.osimage === osimage).length,
+  );
 export const powered = power.powerStates.apply(
   (states) => Object.values(states).filter((state) => state === "on").length,
 );

@@ -9,7 +9,8 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { isXcatError, type XcatClient } from "../client";
-import { batches, compactNoderange } from "./node-batches";
+import { compactNoderange } from "./node-batches";
+import { rollPhases, stopReason } from "./roll-plan";
 
 /** What became of one node. */
 export interface NodeState {
@@ -24,14 +25,29 @@ export interface NodeState {
 }
 
 export interface DeployPlan {
+  /** The nodes in the order they go (see rollOrder). */
   readonly nodes: readonly string[];
   readonly osimage: string;
   readonly waitFor: "booted" | "none";
   readonly batchSize: number;
   /** Batches deployed at the same time. */
   readonly concurrency: number;
+  /** The first nodes that must all boot before any other node starts. */
+  readonly canary: number;
+  /** No new batch starts once this many nodes of the roll have failed. */
+  readonly maxFailures: number;
   readonly timeoutMs: number;
   readonly pollMs: number;
+  /** Aborted when the engine asks to cancel: no new batch starts, those in flight finish. */
+  readonly signal?: AbortSignal;
+}
+
+/** What a roll did: every started node's state, and the nodes it did not start and why. */
+export interface DeployOutcome {
+  readonly states: Map<string, NodeState>;
+  readonly notStarted: readonly string[];
+  /** Why the roll stopped before its end; absent when every node was started. */
+  readonly stopped?: string;
 }
 
 /** Longest time between two progress lines of a batch. */
@@ -54,30 +70,47 @@ function linesAbout(error: unknown, node: string): string[] {
 }
 
 /**
- * Deploys `plan.osimage` onto `plan.nodes` and returns every node's state. Never throws for a
- * node's failure: failed nodes come back with `deployed: false` and their last status.
+ * Deploys `plan.osimage` onto `plan.nodes`, batch by batch, canary phase first, and returns what
+ * became of each node. Never throws for a node's failure: failed nodes come back with
+ * `deployed: false` and their last status. Before each batch it asks {@link stopReason}: after a
+ * cancel, a failed canary, `maxFailures` failures or the deadline no new batch starts; the
+ * batches in flight still run to their end (up to the deadline) and are reported.
  */
 export async function deploy(
   client: XcatClient,
   plan: DeployPlan,
   report: (line: string) => void,
-): Promise<Map<string, NodeState>> {
+): Promise<DeployOutcome> {
   const states = new Map<string, NodeState>();
   const deadline = Date.now() + plan.timeoutMs;
-  const queue = batches(plan.nodes, plan.batchSize);
+  const phases = rollPhases(plan.nodes, plan);
   const failed = (status: string, statusTime = ""): NodeState => ({
     status,
     statusTime,
     osimage: plan.osimage,
     deployed: false,
   });
+  let inFlight = 0;
+  let stopped: string | undefined;
+  let failedCanaries: string[] = [];
+  const onCancel = () =>
+    report(
+      `cancel received: ${inFlight} batch(es) in flight run to their end (up to the timeout); no new batch starts`,
+    );
+  plan.signal?.addEventListener("abort", onCancel, { once: true });
+  const mayStart = (): boolean => {
+    stopped ??= stopReason({
+      cancelled: plan.signal?.aborted === true,
+      timedOut: Date.now() >= deadline,
+      failures: [...states.values()].filter((state) => !state.deployed).length,
+      maxFailures: plan.maxFailures,
+      failedCanaries,
+    });
+    return stopped === undefined;
+  };
 
   const runBatch = async (batch: readonly string[]) => {
     const range = compactNoderange(batch);
-    if (Date.now() >= deadline) {
-      for (const node of batch) states.set(node, failed("not started: the timeout was reached"));
-      return;
-    }
     // A per-node error (a node without a BMC, say) answers 403 for the whole range, yet xCAT
     // acted on the other nodes (xcat-behavior.md §3.2): drop the nodes it names and go on.
     let active = [...batch];
@@ -169,28 +202,68 @@ export async function deploy(
     }
   };
 
-  const workers = Array.from({ length: Math.min(plan.concurrency, queue.length) }, async () => {
-    for (let batch = queue.shift(); batch; batch = queue.shift()) await runBatch(batch);
-  });
-  await Promise.all(workers);
-  return states;
+  const runPhase = async (queue: string[][]) => {
+    const workers = Array.from({ length: Math.min(plan.concurrency, queue.length) }, async () => {
+      while (queue.length > 0 && mayStart()) {
+        const batch = queue.shift() ?? [];
+        inFlight += 1;
+        try {
+          await runBatch(batch);
+        } finally {
+          inFlight -= 1;
+        }
+      }
+    });
+    await Promise.all(workers);
+  };
+
+  try {
+    const canaries = phases.canary.flat();
+    await runPhase([...phases.canary]);
+    failedCanaries = canaries.filter((node) => states.get(node)?.deployed !== true);
+    await runPhase([...phases.rest]);
+    // A stop decided after the last batch had started changes nothing: every node was started.
+    const notStarted = plan.nodes.filter((node) => !states.has(node));
+    if (notStarted.length === 0) return { states, notStarted };
+    const reason = stopped ?? "the roll stopped";
+    report(`stopped: ${reason}; ${notStarted.length} node(s) not started: ${compactNoderange(notStarted)}`);
+    return { states, notStarted, stopped: reason };
+  } finally {
+    plan.signal?.removeEventListener("abort", onCancel);
+  }
 }
 
-/** A failure message naming each node that did not finish and its last status. */
-export function failureSummary(
-  kind: string,
-  states: ReadonlyMap<string, NodeState>,
-  osimage: string,
-): string {
-  const failedNodes = [...states].filter(([, state]) => !state.deployed);
-  const done = states.size - failedNodes.length;
+/**
+ * The failure message of a roll that did not deploy every node: why it stopped early (if it
+ * did), each node that failed and its last status, and which nodes were not started.
+ */
+export function failureSummary(kind: string, outcome: DeployOutcome, osimage: string): string {
+  const failedNodes = [...outcome.states].filter(([, state]) => !state.deployed);
+  const done = [...outcome.states].filter(([, state]) => state.deployed).map(([node]) => node);
+  const total = outcome.states.size + outcome.notStarted.length;
   const shown = failedNodes.slice(0, 50).map(([node, state]) => {
     const when = state.statusTime ? ` since ${state.statusTime}` : "";
     return `${node}: ${state.status}${when}`;
   });
   const more = failedNodes.length > shown.length ? `; and ${failedNodes.length - shown.length} more` : "";
-  return (
-    `${kind}: ${failedNodes.length} of ${states.size} node(s) did not boot ${osimage}: ${shown.join("; ")}${more}. ` +
-    `The ${done} node(s) that booted are recorded as done; the next pulumi up retries only the others.`
+  const parts: string[] = [];
+  if (outcome.stopped !== undefined) parts.push(`${kind}: the roll stopped early: ${outcome.stopped}.`);
+  if (failedNodes.length > 0) {
+    const lead = outcome.stopped === undefined ? `${kind}: ` : "";
+    parts.push(
+      `${lead}${failedNodes.length} of ${total} node(s) did not boot ${osimage}: ${shown.join("; ")}${more}.`,
+    );
+  }
+  if (outcome.notStarted.length > 0) {
+    parts.push(
+      `${outcome.notStarted.length} node(s) were not started and keep their previous image: ` +
+        `${compactNoderange(outcome.notStarted)}.`,
+    );
+  }
+  const booted = done.length > 0 ? ` (${compactNoderange(done)})` : "";
+  parts.push(
+    `The ${done.length} node(s) that booted ${osimage}${booted} are recorded as done; ` +
+      `the next pulumi up deploys only the other ${total - done.length}.`,
   );
+  return parts.join(" ");
 }

@@ -7,6 +7,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import { isTlsError } from "../client";
 import { isSecretAttribute } from "./attributes";
 import type { ConnectionInput } from "./config";
+import { whileCancellable } from "./engine-cancel";
+import { notePlanned } from "./planned-objects";
 import { checkConnectionOnce, clientFor, configureProcess, processSettings } from "./process-context";
 import { type CommonInputs, PartialFailureError, type ResourceSpec } from "./spec";
 import { type InputFailure, isPlainObject, isUnknown } from "./validation";
@@ -127,9 +129,12 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
       const outcome = spec.check(inputs);
       if ("failures" in outcome)
         return { failures: outcome.failures.map((failure) => withoutSecretValue(failure, inputs)) };
+      const name = (outcome.inputs as { name?: unknown }).name;
+      if (typeof name === "string") notePlanned(spec.kind, name);
       const connection = connectionOf(outcome.inputs);
       if (hasUnknown(connection)) return { inputs: outcome.inputs };
       await talking(() => checkConnectionOnce(connection));
+      // Without a connection check the preview runs without a connection: no reads either.
       if (spec.serverProblems && processSettings().checkConnection) {
         const client = clientFor(connection);
         const problems = await talking(async () => spec.serverProblems?.(client, outcome.inputs) ?? []);
@@ -163,7 +168,7 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
       const { adoptChanges: _shownInPreview, ...rest } = withoutHostKeys(inputs);
       const checked = rest as unknown as Inputs;
       const { id, outputs } = await recordingPartialState(inputs, () =>
-        spec.create(clientFor(connectionOf(checked)), checked),
+        whileCancellable((signal) => spec.create(clientFor(connectionOf(checked)), checked, { signal })),
       );
       return { id, outs: outputs };
     },
@@ -181,14 +186,18 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
       const next = withoutHostKeys(news) as unknown as Inputs;
       return {
         outs: await recordingPartialState(news, () =>
-          spec.update(clientFor(connectionOf(next)), id, previous, next),
+          whileCancellable((signal) =>
+            spec.update(clientFor(connectionOf(next)), id, previous, next, { signal }),
+          ),
         ),
       };
     },
 
     async delete(id, props) {
       const olds = withoutHostKeys(props) as unknown as Outputs;
-      await talking(() => spec.delete(clientFor(connectionOf(olds)), id, olds));
+      await talking(() =>
+        whileCancellable((signal) => spec.delete(clientFor(connectionOf(olds)), id, olds, { signal })),
+      );
     },
   };
 }

@@ -7,6 +7,7 @@
  */
 import { isAuthError, isNetworkError, isTimeoutError, XcatClient } from "../client";
 import { type ConnectionInput, clientOptionsFor, type ProviderSettings, settingsFrom } from "./config";
+import { forgetPlanned } from "./planned-objects";
 
 let settings: ProviderSettings | undefined;
 const clients = new Map<string, XcatClient>();
@@ -110,6 +111,7 @@ function explainedCheckFailure(error: unknown, url: string, where: string): unkn
 /** Forgets settings and closes clients (tests run many configurations in one process). */
 export async function resetProcessContext(): Promise<void> {
   settings = undefined;
+  forgetPlanned();
   checks.clear();
   clientsByInput.clear();
   const closing = [...clients.values()].map((client) => client.close());

@@ -26,6 +26,15 @@ export interface ReadOutcome<Inputs, Outputs> {
   readonly inputs: Inputs;
 }
 
+/**
+ * What the provider shell passes to an operation besides its inputs: `signal` is aborted when
+ * the engine asks to cancel (Ctrl-C or SIGTERM to pulumi), for operations that run in steps
+ * (a Deployment's batches) and can stop between them.
+ */
+export interface OperationContext {
+  readonly signal?: AbortSignal;
+}
+
 export interface ResourceSpec<Inputs extends CommonInputs, Outputs extends CommonInputs> {
   /** The dynamic resource type, e.g. "xcat:Node" (shown by Pulumi as pulumi-nodejs:dynamic/xcat:Node). */
   readonly kind: string;
@@ -35,18 +44,24 @@ export interface ResourceSpec<Inputs extends CommonInputs, Outputs extends Commo
   replaceKeys(olds: Outputs, news: Inputs): string[];
   /** Whether anything the resource manages differs between the recorded outputs and new inputs. */
   hasChanges(olds: Outputs, news: Inputs): boolean;
-  create(client: XcatClient, inputs: Inputs): Promise<{ id: string; outputs: Outputs }>;
+  create(
+    client: XcatClient,
+    inputs: Inputs,
+    context?: OperationContext,
+  ): Promise<{ id: string; outputs: Outputs }>;
+  /**
+   * Problems with checked inputs that only the management node can show (an image that does not
+   * exist, an attribute its xCAT release does not know), found with reads alone, as check
+   * failures: preview fails on them, naming resource and field. Run in check after the connection
+   * check, skipped without one.
+   */
+  serverProblems?(client: XcatClient, inputs: Inputs): Promise<InputFailure[]>;
   /**
    * For a resource that will adopt an existing object: what its create will change there
    * (attribute → "current → new", secrets as [secret]); `undefined` when it adopts nothing (no
    * `adopt`, or no such object). Reads only; shown in preview as the `adoptChanges` input.
    */
   adoptChanges?(client: XcatClient, inputs: Inputs): Promise<Record<string, string> | undefined>;
-  /**
-   * Problems only the management node can show, found with reads only (an attribute its xCAT
-   * release does not know); run in check after the connection check, skipped without one.
-   */
-  serverProblems?(client: XcatClient, inputs: Inputs): Promise<InputFailure[]>;
   /**
    * Reads the object; `undefined` when it is gone. `olds` are the recorded outputs (refresh) or,
    * for `Resource.get`, only what the caller passed, so specs must not assume their fields.
@@ -56,9 +71,15 @@ export interface ResourceSpec<Inputs extends CommonInputs, Outputs extends Commo
     id: string,
     olds: Partial<Outputs>,
   ): Promise<ReadOutcome<Inputs, Outputs> | undefined>;
-  update(client: XcatClient, id: string, olds: Outputs, news: Inputs): Promise<Outputs>;
+  update(
+    client: XcatClient,
+    id: string,
+    olds: Outputs,
+    news: Inputs,
+    context?: OperationContext,
+  ): Promise<Outputs>;
   /** Deletes the object; succeeds when it is already gone. */
-  delete(client: XcatClient, id: string, olds: Outputs): Promise<void>;
+  delete(client: XcatClient, id: string, olds: Outputs, context?: OperationContext): Promise<void>;
 }
 
 /**

@@ -52,7 +52,9 @@ describe("npm run demo", () => {
     // 2 images, 2 groups, a policy, a route, the compute deployment and power state, and the stack.
     expect(output).toMatch(/\+ 23 created/);
     // The racks came up with progress shown, and every compute node booted.
-    expect(output).toMatch(/r01n\[01-\d\d\]: .*booted \d+/);
+    // The Deployment's canary node boots first, then the rest of the rack.
+    expect(output).toMatch(/r01n01: booted 1/);
+    expect(output).toMatch(/r01n\[02-\d\d\]: .*booted \d+/);
     expect(output).toMatch(/\((\d+) compute nodes booted, \1 held on\)/);
     const drift = output.slice(
       output.indexOf("pulumi preview --refresh --diff"),

@@ -71,9 +71,11 @@ describe("Deployment and PowerState on the real engine", () => {
     expect(output).toMatch(/2 of 64 node\(s\) did not boot/);
     expect(output).toMatch(/c010: failed since/);
     expect(output).toMatch(/c020: timed out after 0\.1 min in status installing/);
-    // Progress lines per batch while it runs.
-    expect(output).toMatch(/xcat:Deployment c\[049-064\]: installing 16/);
-    expect(output).toMatch(/xcat:Deployment c\[001-016\]: booted 15, failed 1/);
+    // Progress lines per batch while it runs: the canary node first, then batches of 16.
+    expect(output).toMatch(/xcat:Deployment c001: booted 1/);
+    expect(output).toMatch(/xcat:Deployment c\[050-064\]: \S+ sent to 15 node\(s\)/);
+    expect(output).toMatch(/xcat:Deployment c\[050-064\]: booted 15/);
+    expect(output).toMatch(/xcat:Deployment c\[002-017\]: booted 15, failed 1/);
     const state = await workspace.exportState();
     const deployment = state.resources.find((r) => r.type.endsWith("xcat:Deployment")) as
       | { outputs?: { nodeStates?: Record<string, { deployed: boolean }> } }

@@ -55,7 +55,7 @@ describe("xcat:Deployment provider", () => {
       await defineCluster(h, "r01n[01-40]");
     });
 
-    it("deploys 40 nodes in batches of 10 with three noderange PUTs per batch and waits for booted", async () => {
+    it("deploys 40 nodes, a canary node first and then batches of 10, with three noderange PUTs per batch, and waits for booted", async () => {
       const before = writes(h);
       const { id, outs } = await h.createChecked(KIND, {
         nodes: "r01n[01-40]",
@@ -71,13 +71,13 @@ describe("xcat:Deployment provider", () => {
       expect(states.r01n07?.statusTime).toMatch(/^\d\d-\d\d-\d{4} \d\d:\d\d:\d\d$/);
       const after = writes(h);
       expect(after["PUT /nodes/{noderange}/bootstate"] ?? 0).toBe(
-        (before["PUT /nodes/{noderange}/bootstate"] ?? 0) + 4,
+        (before["PUT /nodes/{noderange}/bootstate"] ?? 0) + 5,
       );
       expect(after["PUT /nodes/{noderange}/nextboot"] ?? 0).toBe(
-        (before["PUT /nodes/{noderange}/nextboot"] ?? 0) + 4,
+        (before["PUT /nodes/{noderange}/nextboot"] ?? 0) + 5,
       );
       expect(after["PUT /nodes/{noderange}/power"] ?? 0).toBe(
-        (before["PUT /nodes/{noderange}/power"] ?? 0) + 4,
+        (before["PUT /nodes/{noderange}/power"] ?? 0) + 5,
       );
       expect(h.emulator.state.getObject("node", "r01n40")?.provmethod).toBe("rhels9-compute");
 
@@ -174,7 +174,7 @@ describe("xcat:Deployment provider", () => {
       const provider = makeProvider(deploymentSpecWith((line) => lines.push(line)));
       const checked = await provider.check?.(
         {},
-        { nodes: "r01n[01-16]", osimage: "rhels9-compute", batchSize: 8, ...FAST },
+        { nodes: "r01n[01-16]", osimage: "rhels9-compute", batchSize: 8, canary: 0, ...FAST },
       );
       await provider.create(checked?.inputs);
       expect(lines).toContain(
@@ -227,9 +227,14 @@ describe("xcat:Deployment provider", () => {
         h.createChecked(KIND, { nodes: ["r01n01", "ghost"], osimage: "rhels9-compute", ...FAST }),
       ).rejects.toThrow(/xcat:Deployment: nodes: .*ghost/);
       const before = writes(h);
-      await expect(
-        h.createChecked(KIND, { nodes: "r01n[01-02]", osimage: "nosuch", ...FAST }),
-      ).rejects.toThrow(
+      // Check (preview) already refuses it; create refuses it too, for a preview run without a
+      // connection check (xcat:checkConnection false).
+      expect((await h.check(KIND, { nodes: "r01n[01-02]", osimage: "nosuch" })).failures?.[0]).toMatchObject({
+        property: "osimage",
+      });
+      const checked = (await h.check(KIND, { nodes: "r01n[01-02]", osimage: "rhels9-compute", ...FAST }))
+        .inputs;
+      await expect(runtime.create(KIND, { ...(checked as object), osimage: "nosuch" })).rejects.toThrow(
         "xcat:Deployment: osimage: xCAT has no OS image 'nosuch' (lsdef -t osimage). Nothing was changed.",
       );
       expect(writes(h)).toEqual(before);
@@ -258,7 +263,7 @@ describe("xcat:Deployment provider", () => {
         delta("PUT /nodes/{noderange}/bootstate") +
         delta("PUT /nodes/{noderange}/nextboot") +
         delta("PUT /nodes/{noderange}/power");
-      expect(actions).toBe(30); // 10 batches of 100 (the default), 3 requests each
+      expect(actions).toBe(33); // the canary node, then 10 batches of up to 100 (the default), 3 requests each
       expect(actions / 1000).toBeLessThanOrEqual(0.05);
       // Status reads: each batch reads once per poll until it booted (0.2 s boot / 0.1 s poll).
       const polls = delta("GET /nodes/{noderange}/attrs/{attrs}");

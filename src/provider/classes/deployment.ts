@@ -18,6 +18,13 @@ export interface DeploymentArgs {
   readonly batchSize?: pulumi.Input<number>;
   /** Batches deployed at the same time (default 2). */
   readonly concurrency?: pulumi.Input<number>;
+  /**
+   * The first nodes that must boot the image before any other node starts (default 1 with
+   * `waitFor: "booted"`, 0 with `"none"`); if one fails, the roll stops there.
+   */
+  readonly canary?: pulumi.Input<number>;
+  /** No new batch starts once this many nodes of a roll have failed (default 1). */
+  readonly maxFailures?: pulumi.Input<number>;
   /** Seconds between status reads of a booting batch (default 10). */
   readonly pollSeconds?: pulumi.Input<number>;
   /** On delete: `keep` (default) leaves the OS running; `offline` runs nodeset offline and powers off. */
@@ -25,7 +32,7 @@ export interface DeploymentArgs {
   readonly connection?: pulumi.Input<ConnectionArgs>;
 }
 
-/** What became of one node. */
+/** What became of one node. A node is done when it booted the deployment's `osimage`. */
 export interface DeploymentNodeState {
   readonly status: string;
   readonly statusTime: string;
@@ -36,7 +43,9 @@ export interface DeploymentNodeState {
 /**
  * An OS image deployed onto nodes: nodeset osimage, rsetboot net, rpower boot, then waiting until
  * each node reports `booted`. Nodes that fail or time out fail the resource, naming each one and
- * its last status; the next `up` retries only them. Id: the noderange.
+ * its last status; the next `up` retries only them. The roll starts with a canary, and starts no
+ * new batch after `maxFailures` failed nodes or a cancel (Ctrl-C); the nodes it did not reach keep
+ * their record and the next `up` continues with them. Id: the noderange.
  *
  * @example
  * new xcat.Deployment("compute", { nodes: "r01n[01-16]", osimage: image.name }, { dependsOn: nodes });
@@ -58,6 +67,8 @@ export class Deployment extends pulumi.dynamic.Resource {
           timeoutMinutes: args.timeoutMinutes,
           batchSize: args.batchSize,
           concurrency: args.concurrency,
+          canary: args.canary,
+          maxFailures: args.maxFailures,
           pollSeconds: args.pollSeconds,
           onDelete: args.onDelete,
           connection,

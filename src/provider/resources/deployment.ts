@@ -5,13 +5,23 @@
  * The outputs keep each node's state (`nodeStates`): a node is done once it booted the image.
  * Nodes that failed or timed out are recorded as not done, so the next `up` deploys only them;
  * adding nodes deploys only the new ones; a new `osimage` deploys all of them again (an update).
+ * A roll stops starting batches on the engine's cancel, a failed canary or `maxFailures`; the
+ * nodes it did not start keep their previous record, so the next `up` continues with them.
  * Refresh reads each node's image (nodetype.provmethod) and status: a node re-imaged with another
  * image shows as not done, a node powered off shows its new status; nothing is acted on until `up`.
  */
 import { isNotFound, type XcatClient } from "../../client";
 import { type DeployPlan, deploy, failureSummary, type NodeState } from "../deploy";
 import { batches, compactNoderange } from "../node-batches";
-import { type CommonInputs, PartialFailureError, ResourceConflictError, type ResourceSpec } from "../spec";
+import { missingOsimageProblem } from "../osimage-check";
+import { rollOrder } from "../roll-plan";
+import {
+  type CommonInputs,
+  type OperationContext,
+  PartialFailureError,
+  ResourceConflictError,
+  type ResourceSpec,
+} from "../spec";
 import {
   connectionProblems,
   describe,
@@ -33,6 +43,10 @@ export interface DeploymentInputs extends CommonInputs {
   readonly timeoutMinutes: number;
   readonly batchSize: number;
   readonly concurrency: number;
+  /** The first nodes that must boot the image before any other node starts (0: no canary). */
+  readonly canary: number;
+  /** No new batch starts once this many nodes of a roll have failed. */
+  readonly maxFailures: number;
   readonly pollSeconds: number;
   readonly onDelete: "keep" | "offline";
 }
@@ -47,6 +61,10 @@ export const DEPLOYMENT_DEFAULTS = {
   timeoutMinutes: 60,
   batchSize: 100,
   concurrency: 2,
+  /** One node boots the image first: a broken image costs one node, not a rack (docs/provisioning.md). */
+  canary: 1,
+  /** The first failed node stops new batches: a person looks before more nodes are re-imaged. */
+  maxFailures: 1,
   pollSeconds: 10,
   onDelete: "keep",
 } as const;
@@ -69,22 +87,38 @@ function withDefaults(
     timeoutMinutes: given.timeoutMinutes ?? DEPLOYMENT_DEFAULTS.timeoutMinutes,
     batchSize: given.batchSize ?? DEPLOYMENT_DEFAULTS.batchSize,
     concurrency: given.concurrency ?? DEPLOYMENT_DEFAULTS.concurrency,
+    // With waitFor "none" nothing waits for a canary to boot, so there is none by default.
+    canary: given.canary ?? (given.waitFor === "none" ? 0 : DEPLOYMENT_DEFAULTS.canary),
+    maxFailures: given.maxFailures ?? DEPLOYMENT_DEFAULTS.maxFailures,
     pollSeconds: given.pollSeconds ?? DEPLOYMENT_DEFAULTS.pollSeconds,
     onDelete: given.onDelete ?? DEPLOYMENT_DEFAULTS.onDelete,
     ...(given.connection !== undefined && given.connection !== null ? { connection: given.connection } : {}),
   };
 }
 
-function planFor(inputs: DeploymentInputs, nodes: readonly string[]): DeployPlan {
+function planFor(inputs: DeploymentInputs, nodes: readonly string[], signal?: AbortSignal): DeployPlan {
   return {
     nodes,
     osimage: inputs.osimage,
     waitFor: inputs.waitFor,
     batchSize: inputs.batchSize,
     concurrency: inputs.concurrency,
+    canary: inputs.canary,
+    maxFailures: inputs.maxFailures,
     timeoutMs: inputs.timeoutMinutes * 60_000,
     pollMs: inputs.pollSeconds * 1000,
+    ...(signal ? { signal } : {}),
   };
+}
+
+/** Whether a node is done for a deployment of `osimage`: it booted that image. */
+function isDone(state: NodeState | undefined, osimage: string | undefined): boolean {
+  return state?.deployed === true && state.osimage === osimage;
+}
+
+/** The record of a node a roll did not start: nothing happened to it, so what was known stays. */
+function notStartedState(previous: NodeState | undefined, reason: string): NodeState {
+  return previous ?? { status: `not started: ${reason}`, statusTime: "", osimage: "", deployed: false };
 }
 
 /**
@@ -103,7 +137,10 @@ async function requireImage(client: XcatClient, osimage: string): Promise<void> 
   }
 }
 
-/** Deploys onto `targets`, merges the result into `previous`, and fails partially when nodes failed. */
+/**
+ * Deploys onto `targets`, merges the result into `previous`, and fails partially when nodes
+ * failed or the roll stopped early (the state then says exactly which nodes have the image).
+ */
 async function deployOnto(
   client: XcatClient,
   id: string,
@@ -111,16 +148,22 @@ async function deployOnto(
   targets: readonly string[],
   previous: Readonly<Record<string, NodeState>>,
   report: (line: string) => void,
+  context: OperationContext | undefined,
 ): Promise<DeploymentOutputs> {
   if (targets.length === 0) return { ...inputs, nodeStates: { ...previous } };
   await requireImage(client, inputs.osimage);
-  const states = await deploy(client, planFor(inputs, targets), report);
+  const ordered = rollOrder(targets, previous, inputs.osimage);
+  const outcome = await deploy(client, planFor(inputs, ordered, context?.signal), report);
+  const skipped = outcome.notStarted.map((node) => [
+    node,
+    notStartedState(previous[node], outcome.stopped ?? "the roll stopped"),
+  ]);
   const outputs: DeploymentOutputs = {
     ...inputs,
-    nodeStates: { ...previous, ...Object.fromEntries(states) },
+    nodeStates: { ...previous, ...Object.fromEntries(skipped), ...Object.fromEntries(outcome.states) },
   };
-  if ([...states.values()].some((state) => !state.deployed)) {
-    throw new PartialFailureError(failureSummary(KIND, states, inputs.osimage), id, outputs);
+  if (outcome.notStarted.length > 0 || [...outcome.states.values()].some((state) => !state.deployed)) {
+    throw new PartialFailureError(failureSummary(KIND, outcome, inputs.osimage), id, outputs);
   }
   return outputs;
 }
@@ -134,6 +177,21 @@ function positiveNumberProblems(value: unknown, what: string): string[] {
   if (value === undefined || isUnknown(value)) return [];
   if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
     return [`${what} must be a number greater than 0, got ${describe(value)}`];
+  }
+  return [];
+}
+
+/** Problems with `canary`: a whole number of nodes, 0 for none, and only where a boot is awaited. */
+function canaryProblems(value: unknown, waitFor: unknown): string[] {
+  if (value === undefined || isUnknown(value)) return [];
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
+    return [`canary must be a whole number of nodes, 0 or more, got ${describe(value)}`];
+  }
+  if (value > 0 && waitFor === "none") {
+    return [
+      `canary ${value} needs waitFor "booted": with waitFor "none" nothing waits for the canary to boot ` +
+        "(set canary: 0, or wait for the nodes to boot)",
+    ];
   }
   return [];
 }
@@ -158,11 +216,20 @@ export function deploymentSpecWith(
         add("batchSize", positiveIntegerProblems(news.batchSize, "batchSize"));
       if (news.concurrency !== undefined)
         add("concurrency", positiveIntegerProblems(news.concurrency, "concurrency"));
+      add("canary", canaryProblems(news.canary, news.waitFor));
+      if (news.maxFailures !== undefined)
+        add("maxFailures", positiveIntegerProblems(news.maxFailures, "maxFailures"));
       add("onDelete", enumProblems(news.onDelete, "onDelete", ["keep", "offline"]));
       add("connection", connectionProblems(news.connection));
       if (failures.length > 0) return { failures };
       const given = news as Partial<DeploymentInputs>;
       return { inputs: withDefaults(given, news.nodes as DeploymentInputs["nodes"], news.osimage as string) };
+    },
+
+    async serverProblems(client, inputs) {
+      if (isUnknown(inputs.osimage)) return [];
+      const problem = await missingOsimageProblem(client, inputs.osimage);
+      return problem ? [{ property: "osimage", reason: `${KIND}: osimage: ${problem}` }] : [];
     },
 
     replaceKeys() {
@@ -179,17 +246,20 @@ export function deploymentSpecWith(
         "pollSeconds",
         "onDelete",
       ] as const;
+      // Written before canary and maxFailures existed, a state lacks them: not a change by itself.
+      const policy = (["canary", "maxFailures"] as const).filter((key) => olds[key] !== undefined);
       return (
         settings.some((key) => olds[key] !== news[key]) ||
+        policy.some((key) => olds[key] !== news[key]) ||
         JSON.stringify(olds.nodes) !== JSON.stringify(news.nodes) ||
-        Object.values(olds.nodeStates ?? {}).some((state) => !state.deployed)
+        Object.values(olds.nodeStates ?? {}).some((state) => !isDone(state, olds.osimage))
       );
     },
 
-    async create(client, inputs) {
+    async create(client, inputs, context) {
       const id = rangeOf(inputs.nodes);
       const names = await expandNodes(client, KIND, inputs.nodes);
-      return { id, outputs: await deployOnto(client, id, inputs, names, {}, report) };
+      return { id, outputs: await deployOnto(client, id, inputs, names, {}, report, context) };
     },
 
     async read(client, id, olds) {
@@ -222,27 +292,39 @@ export function deploymentSpecWith(
       return { id, inputs, outputs: { ...inputs, nodeStates } };
     },
 
-    async update(client, id, olds, news) {
+    async update(client, id, olds, news, context) {
       const names = await expandNodes(client, KIND, news.nodes);
       const previous = olds.nodeStates ?? {};
       const imageChanged = olds.osimage !== news.osimage;
-      const targets = imageChanged ? names : names.filter((node) => previous[node]?.deployed !== true);
+      // A node is left alone only when it booted this very image: after a new image, or a roll
+      // that stopped part way, the others are deployed.
+      const targets = names.filter((node) => !isDone(previous[node], news.osimage));
       const kept = Object.fromEntries(
         names.filter((n) => previous[n]).map((n) => [n, previous[n] as NodeState]),
       );
       if (targets.length > 0) {
         report(
           `${rangeOf(news.nodes)}: deploying ${news.osimage} onto ${targets.length} of ${names.length} node(s)` +
-            (imageChanged ? ` (image changed from ${olds.osimage})` : " (new or not yet booted)"),
+            (imageChanged
+              ? ` (image changed from ${olds.osimage})`
+              : " (new, not yet booted, or not reached)"),
         );
       }
-      return deployOnto(client, id, news, targets, kept, report);
+      return deployOnto(client, id, news, targets, kept, report, context);
     },
 
-    async delete(client, _id, olds) {
+    async delete(client, _id, olds, context) {
       if (olds.onDelete !== "offline") return;
       const recorded = Object.keys(olds.nodeStates ?? {});
       for (const listed of batches(recorded, olds.batchSize ?? DEPLOYMENT_DEFAULTS.batchSize)) {
+        // Cancelled: the engine keeps the resource, and the next destroy does it all again
+        // (nodeset offline and power off change nothing on nodes already done).
+        if (context?.signal?.aborted) {
+          throw new ResourceConflictError(
+            `${KIND}: cancelled before ${compactNoderange(listed)} was taken offline; the deployment stays ` +
+              "in the state, and the next pulumi destroy (or up) finishes it.",
+          );
+        }
         // Nodes removed before the deployment need nothing: act on those that still exist.
         const existing = await client.nodes.getMany(listed, { attrs: ["groups"] });
         const batch = listed.filter((node) => existing.has(node));

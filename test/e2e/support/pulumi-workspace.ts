@@ -72,6 +72,13 @@ export interface StartedCommand {
   readonly result: Promise<PulumiCommandResult>;
   /** Sends a signal to the command and every process it started (language host, program, providers). */
   kill(signal: NodeJS.Signals): void;
+  /**
+   * Sends a signal to the `pulumi` process alone, as Ctrl-C in a terminal or a CI runner's
+   * SIGTERM reaches it: the engine starts its plugins in process groups of their own.
+   */
+  signal(signal: NodeJS.Signals): void;
+  /** What the command printed so far (stdout, then stderr). */
+  output(): string;
 }
 
 export class PulumiWorkspace {
@@ -195,7 +202,15 @@ export class PulumiWorkspace {
         else resolvePromise(result);
       });
     });
-    return { pid: child.pid, result, kill: killTree };
+    return {
+      pid: child.pid,
+      result,
+      kill: killTree,
+      signal: (signal) => {
+        if (child.exitCode === null) child.kill(signal);
+      },
+      output: () => `${stdout}${stderr}`,
+    };
   }
 
   async setConfig(key: string, value: string, options: { secret?: boolean } = {}): Promise<void> {
