@@ -134,9 +134,11 @@ describe("token expiry", () => {
 
   it("renews once when the server refuses a token the client thought valid", async () => {
     const frozen = Date.now();
-    const { client } = await plain({ tokenTtlSeconds: 1 }, { now: () => frozen });
+    // The renewed token must outlive the retried request even on a loaded machine: with a 1 s
+    // lifetime it could expire between its POST and the retry, failing the test by timing alone.
+    const { client } = await plain({ tokenTtlSeconds: 3 }, { now: () => frozen });
     expect(await client.nodes.list()).toEqual([]);
-    await new Promise((r) => setTimeout(r, 2_100));
+    await new Promise((r) => setTimeout(r, 3_100));
     expect(await client.nodes.list()).toEqual([]);
     expect(client.metrics()).toMatchObject({ tokenRequests: 2, tokenRenewals: 1, failures: 0 });
   });
