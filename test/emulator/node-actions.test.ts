@@ -47,6 +47,14 @@ describe("node actions", () => {
     });
   });
 
+  it("bootstate of a node never set is offline: no boot configuration file (xnba.pm:62-92; a real 2.19)", async () => {
+    // Recorded on a real xCAT 2.19 for a node with netboot=xnba that nodeset never touched:
+    // GET /nodes/plain01/bootstate -> 200 {"plain01":{"bootstate":"offline"}}
+    const reply = await call(env.xcat, "GET", "/nodes/hw2/bootstate");
+    expect(reply.status).toBe(200);
+    expect(reply.json).toEqual({ hw2: { bootstate: "offline" } });
+  });
+
   it("a node without mgt has no plugin; unknown nodes are invalid noderanges (§3.2)", async () => {
     const noMgt = await call(env.xcat, "GET", "/nodes/plain/power");
     expect(noMgt.status).toBe(403);
