@@ -12,7 +12,12 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { run as importCluster } from "../../src/cli/import/run";
 import type { RunningEmulator } from "../../src/emulator";
 import { PulumiWorkspace } from "./support/pulumi-workspace";
-import { type RealCluster, removeRealCluster, seedRealCluster } from "./support/real-cluster";
+import {
+  planRealCluster,
+  type RealCluster,
+  removeRealCluster,
+  seedRealCluster,
+} from "./support/real-cluster";
 import { type E2eTarget, objectTablesSnapshot, realNode, startTarget, tlsArgs } from "./support/target";
 
 const XCAT_PASSWORD = "import-e2e";
@@ -45,7 +50,10 @@ describe(`pulumi-xcat import round trip (${SEED})`, () => {
   beforeAll(async () => {
     target = await startTarget({ password: XCAT_PASSWORD, seedCluster: SEED });
     emulator = target.emulator;
-    if (!emulator) cluster = await seedRealCluster(target.admin, target.prefix);
+    if (!emulator) {
+      cluster = planRealCluster(target.prefix);
+      await seedRealCluster(target.admin, cluster);
+    }
     out = await mkdtemp(join(tmpdir(), "pulumi-xcat-import-"));
     const before = emulator?.stats().total ?? 0;
     const started = Date.now();
@@ -78,7 +86,7 @@ describe(`pulumi-xcat import round trip (${SEED})`, () => {
 
   afterAll(async () => {
     await workspace?.dispose();
-    if (cluster) await removeRealCluster(target.admin, target.prefix, cluster);
+    if (cluster) await removeRealCluster(target.admin, cluster);
     await target?.close();
     if (out) await rm(out, { recursive: true, force: true });
   });

@@ -42,6 +42,9 @@ describe("all resource types on the real engine", () => {
   });
 
   afterAll(async () => {
+    // On a real node, a failed test must not leave the program's objects behind (a no-op after
+    // the destroy test ran).
+    if (real) await workspace?.run(["destroy", "--yes", "--skip-preview"], { allowFailure: true });
     await workspace?.dispose();
     await target?.close();
   });

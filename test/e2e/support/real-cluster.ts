@@ -8,6 +8,7 @@
 import type { XcatClient } from "../../../src/client";
 
 export interface RealCluster {
+  readonly prefix: string;
   readonly nodes: string;
   readonly computeGroup: string;
   readonly racks: number;
@@ -22,17 +23,18 @@ export interface RealCluster {
 
 const two = (n: number) => String(n).padStart(2, "0");
 
-export async function seedRealCluster(admin: XcatClient, prefix: string): Promise<RealCluster> {
+/** The names of the cluster {@link seedRealCluster} writes, decided before anything is written. */
+export function planRealCluster(prefix: string): RealCluster {
   const racks = 2;
   const perRack = 4;
   const compute = `${prefix}compute`;
-  const image = `${prefix}rhels8.6-x86_64-netboot-compute`;
-  const cluster: RealCluster = {
+  return {
+    prefix,
     nodes: `${prefix}r[01-${two(racks)}]n[01-${two(perRack)}],${prefix}login01`,
     computeGroup: compute,
     racks,
     perRack,
-    image,
+    image: `${prefix}rhels8.6-x86_64-netboot-compute`,
     network: `${prefix}mgmt`,
     policyPriority: `7.${Math.floor(Math.random() * 9000 + 1000)}`,
     siteKey: `${prefix}ntpservers`,
@@ -41,6 +43,14 @@ export async function seedRealCluster(admin: XcatClient, prefix: string): Promis
       [`${prefix}login01-bmcpassword`]: "login-bmc-secret",
     },
   };
+}
+
+/**
+ * Writes `cluster` through REST. Plan it first and hand the same plan to
+ * {@link removeRealCluster} afterwards: a write that fails part way still leaves objects behind.
+ */
+export async function seedRealCluster(admin: XcatClient, cluster: RealCluster): Promise<void> {
+  const { prefix, racks, perRack, image, computeGroup: compute } = cluster;
   await admin.osimages.create(image, {
     imagetype: "linux",
     provmethod: "netboot",
@@ -91,7 +101,6 @@ export async function seedRealCluster(admin: XcatClient, prefix: string): Promis
     rule: "allow",
   });
   await admin.globalconf.setAttrs({ [cluster.siteKey]: "10.0.0.1" });
-  return cluster;
 }
 
 /** Removes what {@link seedRealCluster} wrote, whatever of it exists. */
@@ -120,6 +129,8 @@ export async function removeRealCluster(
     }
   }
   if (failures.length > 0) {
-    throw new Error(`could not remove every object of the ${prefix} test cluster:\n${failures.join("\n")}`);
+    throw new Error(
+      `could not remove every object of the ${cluster.prefix} test cluster:\n${failures.join("\n")}`,
+    );
   }
 }
