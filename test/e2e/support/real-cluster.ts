@@ -104,11 +104,7 @@ export async function seedRealCluster(admin: XcatClient, cluster: RealCluster): 
 }
 
 /** Removes what {@link seedRealCluster} wrote, whatever of it exists. */
-export async function removeRealCluster(
-  admin: XcatClient,
-  prefix: string,
-  cluster: RealCluster,
-): Promise<void> {
+export async function removeRealCluster(admin: XcatClient, cluster: RealCluster): Promise<void> {
   const attempts = [
     () => admin.nodes.delete(cluster.nodes),
     // A static group's own values live in the node-keyed tables under the group's name.
