@@ -6,6 +6,7 @@
  * inherited attributes, an irregular login node, an image, a network, a policy row and a site key.
  */
 import type { XcatClient } from "../../../src/client";
+import { rackCluster } from "../../../src/emulator/seed-cluster";
 
 export interface RealCluster {
   readonly prefix: string;
@@ -51,14 +52,9 @@ export function planRealCluster(prefix: string): RealCluster {
  */
 export async function seedRealCluster(admin: XcatClient, cluster: RealCluster): Promise<void> {
   const { prefix, racks, perRack, image, computeGroup: compute } = cluster;
-  await admin.osimages.create(image, {
-    imagetype: "linux",
-    provmethod: "netboot",
-    profile: "compute",
-    osname: "Linux",
-    osvers: "rhels8.6",
-    osarch: "x86_64",
-  });
+  // The emulator seed's image, under the prefixed name.
+  const { imagename: _seedName, ...imageAttributes } = rackCluster(1, 1).osimage?.[0] ?? {};
+  await admin.osimages.create(image, imageAttributes);
   await admin.networks.create(cluster.network, {
     net: "10.0.0.0",
     mask: "255.255.0.0",
