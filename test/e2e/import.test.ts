@@ -10,12 +10,25 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { run as importCluster } from "../../src/cli/import/run";
-import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import type { RunningEmulator } from "../../src/emulator";
 import { PulumiWorkspace } from "./support/pulumi-workspace";
+import {
+  planRealCluster,
+  type RealCluster,
+  removeRealCluster,
+  seedRealCluster,
+} from "./support/real-cluster";
+import { type E2eTarget, objectTablesSnapshot, realNode, startTarget, tlsArgs } from "./support/target";
 
 const XCAT_PASSWORD = "import-e2e";
-/** PULUMI_XCAT_IMPORT_SEED=demo-600 runs the same test on the 600-node bar. */
-const SEED = process.env.PULUMI_XCAT_IMPORT_SEED ?? "racks:10x30";
+/**
+ * PULUMI_XCAT_IMPORT_SEED=demo-600 runs the same test on the 600-node bar. On a real management
+ * node the test writes a small prefixed cluster through REST instead (support/real-cluster.ts)
+ * and imports its nodes (--noderange) with everything else the node holds.
+ */
+const SEED = realNode
+  ? "a prefixed 2x4 cluster on a real node"
+  : (process.env.PULUMI_XCAT_IMPORT_SEED ?? "racks:10x30");
 
 /** Requests that could change xCAT, per route (logins aside). */
 function writes(emulator: RunningEmulator): Record<string, number> {
@@ -27,54 +40,79 @@ function writes(emulator: RunningEmulator): Record<string, number> {
 }
 
 describe(`pulumi-xcat import round trip (${SEED})`, () => {
-  let emulator: RunningEmulator;
+  let target: E2eTarget;
+  let emulator: RunningEmulator | undefined;
+  let cluster: RealCluster | undefined;
   let out: string;
   let workspace: PulumiWorkspace;
   let program: string;
 
   beforeAll(async () => {
-    emulator = await startEmulator({ password: XCAT_PASSWORD, seedCluster: SEED });
+    target = await startTarget({ password: XCAT_PASSWORD, seedCluster: SEED });
+    emulator = target.emulator;
+    if (!emulator) {
+      cluster = planRealCluster(target.prefix);
+      await seedRealCluster(target.admin, cluster);
+    }
     out = await mkdtemp(join(tmpdir(), "pulumi-xcat-import-"));
-    const before = emulator.stats().total;
+    const before = emulator?.stats().total ?? 0;
     const started = Date.now();
-    process.env.XCAT_PASSWORD = XCAT_PASSWORD;
+    process.env.XCAT_PASSWORD = target.password;
     try {
-      expect(await importCluster(["--url", emulator.url, "--username", "root", "--out", out])).toBe(0);
+      const args = ["--url", target.url, "--username", target.username, "--out", out, ...tlsArgs(target)];
+      if (cluster) args.push("--noderange", cluster.nodes);
+      expect(await importCluster(args)).toBe(0);
     } finally {
       delete process.env.XCAT_PASSWORD;
     }
-    const requests = emulator.stats().total - before;
-    process.stderr.write(`import: ${requests} requests, ${Date.now() - started} ms\n`);
-    expect(requests).toBeLessThanOrEqual(10); // one read per kind, never one per node
+    process.stderr.write(`import: ${Date.now() - started} ms\n`);
+    if (emulator) {
+      const requests = emulator.stats().total - before;
+      process.stderr.write(`import: ${requests} requests\n`);
+      expect(requests).toBeLessThanOrEqual(10); // one read per kind, never one per node
+    }
     program = await readFile(join(out, "index.ts"), "utf8");
     workspace = await PulumiWorkspace.create({ programDir: out, sandboxDir: inject("e2eSandbox") });
-    await workspace.setConfig("xcat:url", emulator.url);
-    await workspace.setConfig("xcat:username", "root");
-    await workspace.setConfig("xcat:password", XCAT_PASSWORD, { secret: true });
+    await target.configure(workspace);
     // The secrets the generated README asks for, with the values the seed holds.
-    await workspace.setConfig("compute-bmcpassword", "rack-bmc-secret", { secret: true });
-    await workspace.setConfig("login01-bmcpassword", "login-bmc-secret", { secret: true });
-    await workspace.setConfig("login02-bmcpassword", "login-bmc-secret", { secret: true });
+    const secrets = cluster?.secrets ?? {
+      "compute-bmcpassword": "rack-bmc-secret",
+      "login01-bmcpassword": "login-bmc-secret",
+      "login02-bmcpassword": "login-bmc-secret",
+    };
+    for (const [key, value] of Object.entries(secrets))
+      await workspace.setConfig(key, value, { secret: true });
   });
 
   afterAll(async () => {
     await workspace?.dispose();
-    await emulator?.close();
+    if (cluster) await removeRealCluster(target.admin, cluster);
+    await target?.close();
     if (out) await rm(out, { recursive: true, force: true });
   });
 
   it("writes a short program: racks as one loop, no password in it, every resource adopted and protected", async () => {
+    const readme = await readFile(join(out, "README.md"), "utf8");
+    expect(program).not.toMatch(/secret"|rack-bmc-secret|login-bmc-secret/);
+    expect(readme).toContain("xcatconfig");
+    if (cluster) {
+      const p = target.prefix;
+      expect(program).toContain(
+        `{ prefix: "${p}r01n", first: 1, last: ${cluster.perRack}, groups: ["${p}compute","${p}rack01","all"]`,
+      );
+      expect(program).toContain(`ip: "|${p}r(\\\\d+)n(\\\\d+)|10.0.($1+0).($2+0)|"`); // the group regex, kept
+      expect(program).toContain(`config.requireSecret("${p}compute-bmcpassword")`);
+      expect(readme).toContain(`pulumi config set --secret ${p}compute-bmcpassword`);
+      return;
+    }
     expect(program.split("\n").length).toBeLessThan(200);
     expect(program).toContain("for (const run of computeRuns)");
     expect(program).toContain('{ prefix: "r01n", first: 1, last: 30, groups: ["compute","rack01","all"]');
     expect(program).toContain('ip: "|r(\\\\d+)n(\\\\d+)|10.0.($1+0).($2+0)|"'); // the group regex, kept
     expect(program).toContain("provmethod: rhels86X8664NetbootCompute.name");
     expect(program).toContain("vmhost: kvmhost01.name");
-    expect(program).not.toMatch(/secret"|rack-bmc-secret|login-bmc-secret/);
     expect(program).toContain('config.requireSecret("compute-bmcpassword")');
-    const readme = await readFile(join(out, "README.md"), "utf8");
     expect(readme).toContain("pulumi config set --secret compute-bmcpassword");
-    expect(readme).toContain("xcatconfig");
   });
 
   it("type-checks against the package's public exports", async () => {
@@ -88,12 +126,12 @@ describe(`pulumi-xcat import round trip (${SEED})`, () => {
   });
 
   it("the first up adopts everything and sends no write to xCAT", async () => {
-    expect(writes(emulator)).toEqual({});
-    const snapshot = emulator.state.snapshot();
+    if (emulator) expect(writes(emulator)).toEqual({});
+    const snapshot = emulator ? emulator.state.snapshot() : await objectTablesSnapshot(target.admin);
     const changes = await workspace.up();
     expect(Object.keys(changes)).toEqual(["create"]);
-    expect(writes(emulator)).toEqual({});
-    expect(emulator.state.snapshot()).toBe(snapshot);
+    if (emulator) expect(writes(emulator)).toEqual({});
+    expect(emulator ? emulator.state.snapshot() : await objectTablesSnapshot(target.admin)).toBe(snapshot);
   });
 
   it("preview --expect-no-changes passes afterwards", async () => {

@@ -2,66 +2,82 @@
  * All eight resource types through the real engine, with pulumi-xcat installed from its npm pack
  * tarball: up → preview (no changes) → a hand edit through REST → preview --refresh --diff shows
  * exactly that attribute → up restores it → destroy leaves none of the program's objects.
+ * On a real management node (XCAT_E2E_URL, docs/real-xcat-e2e.md) the program's objects carry a
+ * prefix of their own and the VirtualMachine is left out: a real mkvm contacts the hypervisor.
  */
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { XcatClient } from "../../src/client";
-import { type RunningEmulator, startEmulator } from "../../src/emulator";
 import { PulumiWorkspace } from "./support/pulumi-workspace";
+import { type E2eTarget, startTarget } from "./support/target";
 
 const BMC_PASSWORD = "bmc-pw-8c1e5a";
 const XCAT_PASSWORD = "rest-pw-3f9d27";
 
 describe("all resource types on the real engine", () => {
-  let emulator: RunningEmulator;
-  let admin: XcatClient;
+  let target: E2eTarget;
   let workspace: PulumiWorkspace;
-  let tokenSeen: string | undefined;
+  /** On a real node: no VirtualMachine, and a policy priority no one else uses. */
+  let real = false;
+  let p = "";
+  let priority = "6.5";
+  let resources = 11; // the stack and 10 resources
 
   beforeAll(async () => {
-    emulator = await startEmulator({ password: XCAT_PASSWORD });
-    admin = new XcatClient({ url: emulator.url, username: "root", password: XCAT_PASSWORD });
+    target = await startTarget({ password: XCAT_PASSWORD });
+    real = target.emulator === undefined;
+    p = target.prefix;
     workspace = await PulumiWorkspace.create({
       programDir: resolve(import.meta.dirname, "../../examples/all-resources"),
       sandboxDir: inject("e2eSandbox"),
     });
-    await workspace.setConfig("xcat:url", emulator.url);
-    await workspace.setConfig("xcat:username", "root");
-    await workspace.setConfig("xcat:password", XCAT_PASSWORD, { secret: true });
+    await target.configure(workspace);
     await workspace.setConfig("bmcPassword", BMC_PASSWORD, { secret: true });
+    if (real) {
+      priority = `6.5${Math.floor(Math.random() * 9000 + 1000)}`;
+      resources = 10;
+      await workspace.setConfig("prefix", p);
+      await workspace.setConfig("vm", "false");
+      await workspace.setConfig("policyPriority", priority);
+    }
   });
 
   afterAll(async () => {
+    // On a real node, a failed test must not leave the program's objects behind (a no-op after
+    // the destroy test ran).
+    if (real) await workspace?.run(["destroy", "--yes", "--skip-preview"], { allowFailure: true });
     await workspace?.dispose();
-    await admin?.close();
-    await emulator?.close();
+    await target?.close();
   });
 
   it("up creates every resource", async () => {
     const changes = await workspace.up();
-    expect(changes).toEqual({ create: 11 }); // the stack and 10 resources
+    expect(changes).toEqual({ create: resources });
     const outputs = await workspace.outputs();
     expect(outputs.names).toEqual({
-      network: "mgmt",
-      domain: "domain",
-      image: "rhels9-x86_64-netboot-compute",
-      group: "compute",
-      node: "cn001",
-      vm: "vm01",
-      policy: "6.5",
-      route: "routes:routename=privnet",
+      network: `${p}mgmt`,
+      domain: `${p}domain`,
+      image: `${p}rhels9-x86_64-netboot-compute`,
+      group: `${p}compute`,
+      node: `${p}cn001`,
+      ...(real ? {} : { vm: "vm01" }),
+      policy: priority,
+      route: `routes:routename=${p}privnet`,
     });
     expect(outputs.nodeMgtInherited).toBe("ipmi"); // from the group
-    expect(outputs.vmDisks).toEqual(["vda"]);
-    expect(await admin.nodes.get("cn001")).toMatchObject({ ip: "10.0.0.1", bmcpassword: BMC_PASSWORD });
-    expect((await admin.globalconf.getAttrs(["domain"])).domain).toBe("e2e.example.org");
+    if (!real) expect(outputs.vmDisks).toEqual(["vda"]);
+    expect(await target.admin.nodes.get(`${p}cn001`)).toMatchObject({
+      ip: "10.0.0.1",
+      bmcpassword: BMC_PASSWORD,
+    });
+    expect((await target.admin.globalconf.getAttrs([`${p}domain`]))[`${p}domain`]).toBe("e2e.example.org");
   });
 
   it("preview afterwards reports no changes and sends one request: the token that proves the connection", async () => {
-    const before = emulator.stats().total;
+    const before = target.emulator?.stats().total;
     const preview = await workspace.preview();
-    expect(preview.changeSummary).toEqual({ same: 11 });
-    expect(emulator.stats().total - before).toBe(1);
+    expect(preview.changeSummary).toEqual({ same: resources });
+    // A real node's requests cannot be counted from here; the emulator counts them.
+    if (target.emulator) expect(target.emulator.stats().total - (before ?? 0)).toBe(1);
   });
 
   it("a wrong password fails preview once, saying where it is set; xcat:checkConnection false previews offline", async () => {
@@ -70,7 +86,7 @@ describe("all resource types on the real engine", () => {
       const failed = await workspace.run(["preview"], { allowFailure: true });
       const output = `${failed.stdout}\n${failed.stderr}`;
       expect(failed.exitCode).not.toBe(0);
-      expect(output).toContain(`the xCAT service at ${emulator.url.replace(/\/xcatws\/?$/, "")}`);
+      expect(output).toContain(`the xCAT service at ${target.url.replace(/\/xcatws\/?$/, "")}`);
       // One resource fails, the first checked; the engine shows its error in its own few places.
       expect(output).toContain("refused the account and password");
       expect(output).toMatch(/^\s*1 errored$/m);
@@ -79,17 +95,17 @@ describe("all resource types on the real engine", () => {
       expect(output).not.toContain("not-the-password");
 
       await workspace.setConfig("xcat:checkConnection", "false");
-      const before = emulator.stats().total;
-      expect((await workspace.preview()).changeSummary).toEqual({ same: 11 });
-      expect(emulator.stats().total).toBe(before);
+      const before = target.emulator?.stats().total;
+      expect((await workspace.preview()).changeSummary).toEqual({ same: resources });
+      if (target.emulator) expect(target.emulator.stats().total).toBe(before);
     } finally {
       await workspace.setConfig("xcat:checkConnection", "true");
-      await workspace.setConfig("xcat:password", XCAT_PASSWORD, { secret: true });
+      await workspace.setConfig("xcat:password", target.password, { secret: true });
     }
   });
 
   it("a hand edit shows in preview --refresh --diff as exactly that attribute, and up restores it", async () => {
-    await admin.nodes.update("cn001", { ip: "10.0.0.99" });
+    await target.admin.nodes.update(`${p}cn001`, { ip: "10.0.0.99" });
     const preview = await workspace.run(["preview", "--refresh", "--diff"]);
     // The refresh part lists what drifted; the update part what up will do: only ip, back.
     const updatePart = preview.stdout.slice(preview.stdout.indexOf("(update)"));
@@ -101,31 +117,35 @@ describe("all resource types on the real engine", () => {
     expect(preview.stdout).toMatch(/1 to update/);
 
     expect(await workspace.up(["--refresh"])).toMatchObject({ update: 1 });
-    expect((await admin.nodes.get("cn001")).ip).toBe("10.0.0.1");
-    expect((await workspace.preview()).changeSummary).toEqual({ same: 11 });
+    expect((await target.admin.nodes.get(`${p}cn001`)).ip).toBe("10.0.0.1");
+    expect((await workspace.preview()).changeSummary).toEqual({ same: resources });
   });
 
   it("the state holds no plaintext password or token", async () => {
-    tokenSeen = emulator.state.getRows("token").map((row) => row.tokenid)[0];
+    // Every token the server issued to the account, the provider's among them (xCAT's token table).
+    const tokens = ((await target.admin.tables.getAllRows("token")).token ?? []).map((row) =>
+      String(row.tokenid),
+    );
     const state = await workspace.stateFileText();
     expect(state).not.toContain(BMC_PASSWORD);
-    expect(state).not.toContain(XCAT_PASSWORD);
-    expect(tokenSeen).toBeDefined();
-    expect(state).not.toContain(String(tokenSeen));
+    expect(state).not.toContain(target.password);
+    expect(tokens.length).toBeGreaterThan(0);
+    for (const token of tokens) expect(state).not.toContain(token);
     const exported = (await workspace.exportState()).text;
     expect(exported).not.toContain(BMC_PASSWORD);
-    expect(exported).not.toContain(XCAT_PASSWORD);
+    expect(exported).not.toContain(target.password);
   });
 
   it("destroy leaves none of the program's objects", async () => {
-    const site = await admin.globalconf.getAttrs(["domain"]);
-    expect(await workspace.destroy()).toEqual({ delete: 11 });
-    expect(await admin.nodes.list()).toEqual([]);
-    expect(await admin.networks.list()).toEqual([]);
-    expect(await admin.osimages.list()).toEqual([]);
-    expect(await admin.policy.list()).not.toContain("6.5");
-    expect(await admin.tables.getRows("routes", { routename: "privnet" })).toEqual([]);
-    expect(await admin.tables.getRows("nodegroup", { groupname: "compute" })).toEqual([]);
-    expect((await admin.globalconf.getAttrs(["domain"])).domain).not.toBe(site.domain);
+    const { admin } = target;
+    const mine = (names: readonly string[]) => names.filter((name) => name.startsWith(p));
+    expect(await workspace.destroy()).toEqual({ delete: resources });
+    expect(mine(await admin.nodes.list())).toEqual([]);
+    expect(mine(await admin.networks.list())).toEqual([]);
+    expect(mine(await admin.osimages.list())).toEqual([]);
+    expect(await admin.policy.list()).not.toContain(priority);
+    expect(await admin.tables.getRows("routes", { routename: `${p}privnet` })).toEqual([]);
+    expect(await admin.tables.getRows("nodegroup", { groupname: `${p}compute` })).toEqual([]);
+    expect((await admin.globalconf.getAttrs([`${p}domain`]))[`${p}domain`] ?? "").not.toBe("e2e.example.org");
   });
 });

@@ -36,10 +36,23 @@ describe("node actions", () => {
     expect(reply.json).toEqual({ error: "Missed Action.", errorcode: "2" });
   });
 
-  it("an action the hardware does not support is 403 Unsupported command (§9.9)", async () => {
+  it("an action ipmi.pm does not know is 403 naming the command and mgt (ipmi.pm:8338-8348; a real 2.19)", async () => {
+    // Recorded on a real xCAT 2.19: PUT /nodes/bmcnode01/power {"action":"bogus"} ->
+    // 403 {"error":["bmcnode01: Error: Unsupported command: rpower bogus when using mgt=ipmi."],"errorcode":"1"}
     const reply = await call(env.xcat, "PUT", "/nodes/hw1/power", { body: { action: "dance" } });
     expect(reply.status).toBe(403);
-    expect(reply.json).toEqual({ error: ["hw1: Unsupported command"], errorcode: "1" });
+    expect(reply.json).toEqual({
+      error: ["hw1: Error: Unsupported command: rpower dance when using mgt=ipmi."],
+      errorcode: "1",
+    });
+  });
+
+  it("bootstate of a node never set is offline: no boot configuration file (xnba.pm:62-92; a real 2.19)", async () => {
+    // Recorded on a real xCAT 2.19 for a node with netboot=xnba that nodeset never touched:
+    // GET /nodes/plain01/bootstate -> 200 {"plain01":{"bootstate":"offline"}}
+    const reply = await call(env.xcat, "GET", "/nodes/hw2/bootstate");
+    expect(reply.status).toBe(200);
+    expect(reply.json).toEqual({ hw2: { bootstate: "offline" } });
   });
 
   it("a node without mgt has no plugin; unknown nodes are invalid noderanges (§3.2)", async () => {

@@ -8,7 +8,9 @@
  * and xcatd reports the death (xcatd:3055-3066). The plugin's JSON text is passed through as is,
  * so `pretty` does not apply (localresout, :1828-1838).
  */
+import { SERVICE_UNAVAILABLE } from "../../contract/messages";
 import { type HandlerContext, type Output, text } from "../http/context";
+import { WebError } from "../http/errors";
 import { CommandError } from "../store/errors";
 import { localresAdapters } from "../store/mn-interfaces";
 
@@ -26,7 +28,9 @@ export function localres(ctx: HandlerContext): Output {
     if (params.length === 0) throw new CommandError(["Argmument error."]);
     throw new CommandError([`File resource for ${params[0]} unavailable.`]);
   }
-  throw new CommandError([
-    `A fatal error was encountered, the following information may help identify a bug: Undefined subroutine &xCAT_plugin::localrest::${sub} called at /opt/xcat/lib/perl/xCAT_plugin/localrest.pm line 100.`,
-  ]);
+  // localrest.pm:100 calls the missing sub and dies; xcatd's plugin runner rethrows the death
+  // (xcatd:1975-1978), the connection ends, and the CGI answers 503 (xcatws.cgi:3429). Recorded
+  // on a real 2.19: GET /localres/interface -> 503 with this text; cluster.log shows
+  // "Undefined subroutine &xCAT_plugin::localrest::list_interface called at ... line 100."
+  throw new WebError(503, SERVICE_UNAVAILABLE);
 }

@@ -145,6 +145,10 @@ export class NodeActions {
         "rpower",
         nodes,
         (node, object, state) => {
+          // ipmi.pm's preprocess refuses an unknown action by name (ipmi.pm:8338-8348 at 2.19,
+          // the same at 2.16.5); answered so by a real 2.19 (docs/xcat-behavior-found.md 2).
+          if (!POWER_ACTIONS.has(action) && object.mgt === "ipmi")
+            return `Error: ${UNSUPPORTED_COMMAND}: rpower ${action} when using mgt=ipmi.`;
           const outcome = this.#power(state, action);
           if (typeof outcome === "string") return outcome;
           if (outcome.booting) {

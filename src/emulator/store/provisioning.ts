@@ -68,10 +68,16 @@ export class Provisioning {
     this.#defs = defs;
   }
 
-  /** nodeset stat: chain.currstate, or "boot" for a node never set. */
+  /**
+   * nodeset stat: chain.currstate, or "offline" for a node never set: the netboot plugins read
+   * the header of the node's boot configuration file and answer "offline" when there is none
+   * (xnba.pm:62-92, pxe.pm, grub2.pm, petitboot.pm getstate; a real 2.19 answers so for a node
+   * with netboot=xnba). Not emulated: a node without noderes.netboot, which a real xCAT refuses
+   * with "Unable to identify plugin" (docs/xcat-behavior-found.md 3).
+   */
   bootstate(nodes: readonly string[]): Map<string, string> {
     const objects = this.#defs.read(nodes);
-    return new Map(nodes.map((n) => [n, objects.get(n)?.currstate ?? "boot"]));
+    return new Map(nodes.map((n) => [n, objects.get(n)?.currstate ?? "offline"]));
   }
 
   /**
