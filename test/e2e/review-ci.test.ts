@@ -1,13 +1,14 @@
 /**
  * The CI review of a cluster change (issue #14) on the real engine: examples/ci/review.sh, the
  * script the GitHub and GitLab examples call, brings the lab up on an emulator it starts itself
- * (`review.sh up`, as CI does on the target branch), then reviews an image roll on two racks of 32
+ * (`review.sh base`, as CI does on the target branch), then reviews an image roll on two racks of 32
  * nodes with one node added, once with a node deleted as well (`review.sh preview`, as CI does on
  * the pull request). One `up`, previews after it.
  */
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { labProgram } from "./support/lab-program";
 import { PulumiWorkspace } from "./support/pulumi-workspace";
 
 const repoRoot = resolve(import.meta.dirname, "../..");
@@ -22,15 +23,6 @@ afterAll(async () => {
   await workspace?.dispose();
   if (programCopy) await rm(programCopy, { recursive: true, force: true });
 });
-
-/** The lab program (examples/lab, the root Pulumi.yaml's program) as a project of its own. */
-async function labProgram(sandbox: string): Promise<string> {
-  const dir = await mkdtemp(join(sandbox, "lab-program-"));
-  await cp(join(repoRoot, "examples/lab"), dir, { recursive: true });
-  const rootProject = await readFile(join(repoRoot, "Pulumi.yaml"), "utf8");
-  await writeFile(join(dir, "Pulumi.yaml"), rootProject.replace(/^main: .*$/m, "main: index.ts"));
-  return dir;
-}
 
 describe("examples/ci/review.sh on the lab", () => {
   it("reviews an image roll on 64 nodes with a node added and one deleted in at most 10 lines", async () => {
@@ -58,9 +50,9 @@ describe("examples/ci/review.sh on the lab", () => {
         },
       });
 
-    const up = await script("up");
-    expect(up.exitCode, up.stderr).toBe(0);
-    expect(up.stdout).toMatch(/r01n\[01-32\]: .*booted 32/);
+    const base = await script("base");
+    expect(base.exitCode, base.stderr).toBe(0);
+    expect(base.stdout).toMatch(/r01n\[01-32\]: .*booted 32/);
 
     // The pull request: the compute image rolled to rhels9.5, login02 added, the VM vm01 retired.
     await ws.setConfig("computeOs", "rhels9.5");
