@@ -137,13 +137,10 @@ status=0
 pulumi preview --json --non-interactive --save-plan "$plan" "${stack_args[@]}" "${policy_args[@]}" \
   >"$review_dir/preview.json" || status=$?
 if [[ "$status" -ne 0 ]]; then
-  # --json puts the reasons (errors, policy violations) in the JSON document.
-  node -e '
-    let doc = {};
-    try { doc = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); } catch {}
-    for (const d of doc.diagnostics ?? []) if (d.severity === "error" || d.severity === "warning") console.error(d.message.trim());
-    for (const v of doc.policies ?? doc.policyViolations ?? []) console.error(`${v.policyName}: ${v.message}`);' \
-    "$review_dir/preview.json" || true
+  # `preview --json` reports a failure as "preview failed" alone, without the errors or the policy
+  # violations behind it: preview once more in text, which shows them.
+  echo "pulumi preview failed; the same preview in text, to show why:" >&2
+  pulumi preview --non-interactive "${stack_args[@]}" "${policy_args[@]}" >&2 || true
   rm -f "$plan"
   echo "pulumi preview failed (reasons above), so there is nothing to review and no plan was saved:" >&2
   echo "fix the program (or the policy violations) and run review.sh preview again." >&2

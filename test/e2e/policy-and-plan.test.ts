@@ -2,7 +2,8 @@
  * Issue #22, items 2 and 3 on the real engine, with pulumi-xcat installed from its tarball next to
  * @pulumi/pulumi only (the e2e sandbox):
  * - the policy pack at node_modules/pulumi-xcat/policy-pack refuses duplicate ip, MAC and BMC
- *   addresses and a node in two Deployments, naming both resources, and passes the clean program;
+ *   addresses and a node in two Deployments, naming both resources (through `review.sh preview`,
+ *   which then says the review failed and saves no plan), and passes the clean program;
  * - examples/ci/review.sh: the plan saved by `review.sh preview` (which runs the pack, so the lab
  *   passes it) is refused by `review.sh up` once the program changed, before any request that
  *   changes the cluster (counted on the emulator), is refused for another stack, and applies once
@@ -61,10 +62,17 @@ describe("the policy pack from node_modules/pulumi-xcat/policy-pack", () => {
     expect(clean.exitCode, clean.stdout + clean.stderr).toBe(0);
     expect(clean.stdout).toMatch(/pulumi-xcat@v\d/);
 
+    // The mistakes, reviewed with review.sh: it runs the installed pack, shows why the preview
+    // failed and saves no plan.
     await ws.setConfig("mistakes", "true");
-    const refused = await ws.run(["preview", "--policy-pack", pack], { allowFailure: true });
-    const output = refused.stdout.replace(/\s+/g, " ");
-    expect(refused.exitCode, output).not.toBe(0);
+    const refused = await ws.exec("bash", [reviewScript, "preview"], {
+      allowFailure: true,
+      env: { STACK: ws.stackName },
+    });
+    const output = refused.stderr.replace(/\s+/g, " ");
+    expect(refused.exitCode, output).toBe(1);
+    expect(output).toContain("so there is nothing to review and no plan was saved");
+    expect(existsSync(join(ws.programDir, ".xcat-review/plan.json"))).toBe(false);
     expect(output).toContain("[mandatory] unique-node-ip");
     expect(output).toMatch(/ip 10\.0\.0\.2 is given to both Node "n0[23]" \(node n0[23]\) and Node "n0[23]"/);
     expect(output).toMatch(
@@ -127,8 +135,10 @@ describe("examples/ci/review.sh: approved is applied", () => {
     // (review.sh selected that stack; `pulumi config set` below is for the lab's stack again.)
     await ws.run(["stack", "select", ws.stackName]);
 
-    // The merged program is the reviewed one: the plan applies.
-    await ws.setConfig("loginNodes", "1");
+    // The merged program is the reviewed one: the plan applies. (Back to no loginNodes key at all:
+    // the dynamic provider receives the whole stack config, so even `loginNodes: 1`, the default,
+    // differs from the reviewed plan.)
+    await ws.run(["config", "rm", "loginNodes"]);
     const apply = await script("up");
     expect(apply.exitCode, apply.stdout + apply.stderr).toBe(0);
     expect(await ws.lastChanges()).toMatchObject({ update: 2, create: 1, delete: 1 });
