@@ -114,6 +114,31 @@ fi
 if [ ! -x "$pulumi_bin_dir/pulumi-resource-pulumi-nodejs" ] && [ -w "$pulumi_bin_dir" ]; then
   install -m 0755 "$dynamic_plugin" "$pulumi_bin_dir/pulumi-resource-pulumi-nodejs"
 fi
+# Policy packs: the CLI starts a Node.js pack through its language host's RunPlugin call, which
+# the v3.68.0 host built here lacks; tools/policy-plugin-host stands in front of it and provides it
+# (tools/README.md). The CLI prefers the plugins next to its own binary, so the directory put on
+# PATH holds links to `pulumi` and the dynamic-provider plugin beside the stand-in, and the real
+# host stays out of PATH. An official installation (a matching `pulumi` on PATH) needs none of it.
+if [ "$pulumi_bin_dir" = "$cache_root/pulumi-v$sdk_version/bin" ]; then
+  policy_bin_dir="$cache_root/pulumi-v$sdk_version/bin-with-policy-host"
+  if [ ! -x "$policy_bin_dir/pulumi-language-nodejs" ] || [ ! -x "$policy_bin_dir/pulumi" ]; then
+    exec 8>"$cache_root/pulumi-v$sdk_version/.policy-host.lock"
+    command -v flock >/dev/null 2>&1 && flock 8
+    if [ ! -x "$policy_bin_dir/pulumi-language-nodejs" ] || [ ! -x "$policy_bin_dir/pulumi" ]; then
+      bash "$repo_root/tools/build-policy-plugin-host.sh" "$policy_bin_dir" >&2 ||
+        die "building the policy plugin host from Go modules failed (see the output above)"
+      for file in pulumi pulumi-resource-pulumi-nodejs; do
+        ln -f "$pulumi_bin_dir/$file" "$policy_bin_dir/$file" 2>/dev/null || cp -f "$pulumi_bin_dir/$file" "$policy_bin_dir/$file"
+      done
+    fi
+    exec 8>&-
+  fi
+  export PULUMI_XCAT_LANGUAGE_HOST="$pulumi_bin_dir/pulumi-language-nodejs"
+  pulumi_bin_dir="$policy_bin_dir"
+fi
+if [ "$pulumi_bin_dir" = "$cache_root/pulumi-v$sdk_version/bin-with-policy-host" ]; then
+  export PULUMI_XCAT_LANGUAGE_HOST="${PULUMI_XCAT_LANGUAGE_HOST:-$cache_root/pulumi-v$sdk_version/bin/pulumi-language-nodejs}"
+fi
 export PATH="$pulumi_bin_dir:$repo_root/node_modules/.bin:$PATH"
 command -v pulumi-resource-pulumi-nodejs >/dev/null 2>&1 || export PATH="$PATH:$(dirname "$dynamic_plugin")"
 
@@ -128,6 +153,7 @@ if [ "$1" = "--print-env" ]; then
   quoted_path=$(printf '%q' "$node_bin_dir:$pulumi_bin_dir:$repo_root/node_modules/.bin")
   printf 'export PATH=%s:"$PATH"\n' "$quoted_path"
   printf 'export PULUMI_SKIP_UPDATE_CHECK=true\n'
+  [ -z "${PULUMI_XCAT_LANGUAGE_HOST:-}" ] || printf 'export PULUMI_XCAT_LANGUAGE_HOST=%q\n' "$PULUMI_XCAT_LANGUAGE_HOST"
   say "node $(node --version), pulumi $(pulumi version), pulumi-xcat and xcat-emulator are on PATH in this shell"
   exit 0
 fi

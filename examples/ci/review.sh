@@ -1,31 +1,47 @@
 #!/usr/bin/env bash
 # The commands a CI job runs on an xCAT cluster program: the same for GitHub Actions
-# (github-workflow.yml), GitLab CI (gitlab-ci.yml) and the project's own e2e test
-# (test/e2e/review-ci.test.ts), so what the tests run is what CI runs.
+# (github-workflow.yml), GitLab CI (gitlab-ci.yml) and the project's own e2e tests
+# (test/e2e/review-ci.test.ts, test/e2e/policy-and-plan.test.ts), so what the tests run is what CI runs.
 #
-#   review.sh preview   pulumi preview --json, then pulumi-xcat review: the summary in text on
-#                       standard output and in $REVIEW_DIR/review.txt, in markdown (for the pull
-#                       request comment) in $REVIEW_DIR/review.md
-#   review.sh up        pulumi up (after a merge)
+#   review.sh preview   pulumi preview --json --save-plan, then pulumi-xcat review: the summary in
+#                       text on standard output and in $REVIEW_DIR/review.txt, in markdown (for the
+#                       pull request comment) in $REVIEW_DIR/review.md, and the update plan that was
+#                       reviewed in $REVIEW_DIR/plan.json (carry it to the merge job)
+#   review.sh up        pulumi up --plan $REVIEW_DIR/plan.json (after the merge): applies what was
+#                       reviewed, and stops before anything else when the program or the cluster has
+#                       changed so that the plan no longer holds (exit 4: run the review again)
+#   review.sh base      pulumi up without a plan, on the emulator only (no XCAT_URL): brings the
+#                       emulator to the target branch before a pull request is reviewed
+#
+# The policy pack shipped with pulumi-xcat (node_modules/pulumi-xcat/policy-pack: unique addresses,
+# nodes in declared networks, declared images, one Deployment and one PowerState per node) runs in
+# preview and up when it is installed; POLICY_CONFIG names a policy config file for it.
 #
 # Run it in the Pulumi project's directory, with pulumi-xcat installed in its node_modules.
 # Environment:
 #   XCAT_URL, XCAT_USERNAME, XCAT_PASSWORD (XCAT_CA_CERT …)  the management node, from CI secrets.
 #       Without XCAT_URL the script starts xcat-emulator, keeping its data in
 #       $REVIEW_DIR/xcat-emulator.sqlite between calls (and the Pulumi state in $REVIEW_DIR/state
-#       unless PULUMI_BACKEND_URL is set): `up` on the target branch, then `preview` on the pull
+#       unless PULUMI_BACKEND_URL is set): `base` on the target branch, then `preview` on the pull
 #       request shows exactly what the pull request changes.
 #   STACK         the stack, created if missing (default: the selected one)
 #   PULUMI_BACKEND_URL, PULUMI_ACCESS_TOKEN, PULUMI_CONFIG_PASSPHRASE  as for any pulumi command
 #   FAIL_ON       kinds for `pulumi-xcat review --fail-on` (e.g. delete,replace): exit 3 when one
-#                 is planned; the summary files are written first
+#                 is planned; the summary files and the plan are written first
+#   POLICY_CONFIG a policy config file (JSON) for the policy pack: rules' enforcement levels, and
+#                 deployment-image-declared's externalImages
 #   REVIEW_DIR    where the files go (default .xcat-review)
 #   XCAT_EMULATOR_BOOT_SECONDS  how long an emulated node takes to boot (default 5)
 set -euo pipefail
 
 mode="${1:-}"
-if [[ "$mode" != preview && "$mode" != up ]]; then
-  echo "usage: $0 preview|up" >&2
+if [[ "$mode" != preview && "$mode" != up && "$mode" != base ]]; then
+  echo "usage: $0 preview|up|base" >&2
+  exit 2
+fi
+if [[ "$mode" == base && -n "${XCAT_URL:-}" ]]; then
+  echo "review.sh base applies the program without a reviewed plan, which is only for the emulator." >&2
+  echo "On a management node, run review.sh preview (the review) and then review.sh up, which applies the reviewed plan." >&2
   exit 2
 fi
 review_dir="${REVIEW_DIR:-.xcat-review}"
@@ -63,13 +79,73 @@ if [[ -n "${STACK:-}" ]]; then
   stack_args=(--stack "$STACK")
 fi
 
-if [[ "$mode" == up ]]; then
-  # The plan was reviewed on the pull request: no second preview here.
-  pulumi up --yes --skip-preview --non-interactive "${stack_args[@]}"
+plan="$review_dir/plan.json"
+
+# The policy pack, when the installed pulumi-xcat ships one, in every preview and update.
+policy_args=()
+policy_pack="$(npm prefix)/node_modules/pulumi-xcat/policy-pack"
+if [[ -f "$policy_pack/PulumiPolicy.yaml" ]]; then
+  policy_args=(--policy-pack "$policy_pack")
+  [[ -n "${POLICY_CONFIG:-}" ]] && policy_args+=(--policy-pack-config "$POLICY_CONFIG")
+fi
+
+if [[ "$mode" == base ]]; then
+  pulumi up --yes --skip-preview --non-interactive "${stack_args[@]}" "${policy_args[@]}"
   exit 0
 fi
 
-pulumi preview --json --non-interactive "${stack_args[@]}" >"$review_dir/preview.json"
+if [[ "$mode" == up ]]; then
+  if [[ ! -f "$plan" ]]; then
+    echo "No reviewed plan at $plan: run review.sh preview first (the pull request's review saves it there)," >&2
+    echo "or bring the review job's artifact into $review_dir. Nothing was applied." >&2
+    exit 4
+  fi
+  # A plan names its stack and project in every URN; one from another stack would be refused
+  # resource by resource, so say what is wrong before the engine starts.
+  planned_for=$(node -e '
+    const plan = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    const urn = Object.keys(plan.resourcePlans ?? {})[0] ?? "";
+    const [, stack = "", project = ""] = /^urn:pulumi:([^:]*)::([^:]*)::/.exec(urn) ?? [];
+    process.stdout.write(`${stack} ${project}`);' "$plan")
+  current="$(pulumi stack --show-name --non-interactive "${stack_args[@]}") $(sed -n 's/^name: *//p' Pulumi.yaml | head -n 1 | tr -d "\"'")"
+  if [[ "$planned_for" != "$current" ]]; then
+    echo "$plan was saved for stack '${planned_for% *}' of project '${planned_for#* }', but this update is for stack '${current% *}' of project '${current#* }'." >&2
+    echo "Review the change on this stack (STACK=${current% *} review.sh preview) and apply the plan that review saves. Nothing was applied." >&2
+    exit 4
+  fi
+  # Not --skip-preview: the engine first previews against the plan, so a plan that no longer holds
+  # is refused before any resource is touched.
+  log="$review_dir/up.log"
+  status=0
+  pulumi up --yes --non-interactive --plan "$plan" "${stack_args[@]}" "${policy_args[@]}" 2>&1 | tee "$log" || status=${PIPESTATUS[0]}
+  if [[ "$status" -ne 0 ]] && grep -qE 'violates plan|not allowed by the plan|no plan for resource|Expected a new resource plan' "$log"; then
+    echo >&2
+    if grep -q '^Updating (' "$log"; then
+      echo "The update stopped where it left the reviewed plan (see above): the steps before it were in the plan and were applied; nothing outside the plan was." >&2
+    else
+      echo "The reviewed plan no longer holds: the program or the cluster changed since the review (see above). Nothing was applied." >&2
+    fi
+    echo "Run the review again (review.sh preview on the current program), have it approved, and apply the new plan." >&2
+    exit 4
+  fi
+  exit "$status"
+fi
+
+# A new review replaces the last one whole: never leave a plan behind that this review did not make.
+rm -f "$plan" "$review_dir/preview.json" "$review_dir/review.md" "$review_dir/review.txt"
+status=0
+pulumi preview --json --non-interactive --save-plan "$plan" "${stack_args[@]}" "${policy_args[@]}" \
+  >"$review_dir/preview.json" || status=$?
+if [[ "$status" -ne 0 ]]; then
+  # `preview --json` reports a failure as "preview failed" alone, without the errors or the policy
+  # violations behind it: preview once more in text, which shows them.
+  echo "pulumi preview failed; the same preview in text, to show why:" >&2
+  pulumi preview --non-interactive "${stack_args[@]}" "${policy_args[@]}" >&2 || true
+  rm -f "$plan"
+  echo "pulumi preview failed (reasons above), so there is nothing to review and no plan was saved:" >&2
+  echo "fix the program (or the policy violations) and run review.sh preview again." >&2
+  exit 1
+fi
 pulumi-xcat review "$review_dir/preview.json" --format markdown >"$review_dir/review.md"
 status=0
 pulumi-xcat review "$review_dir/preview.json" ${FAIL_ON:+--fail-on "$FAIL_ON"} >"$review_dir/review.txt" || status=$?

@@ -239,7 +239,8 @@ export function kindOf(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-function parseIpv4(text: string): number | undefined {
+/** A dotted IPv4 address as a 32-bit number, or undefined when it is not one. */
+export function parseIpv4(text: string): number | undefined {
   const parts = text.split(".");
   if (parts.length !== 4) return undefined;
   let bits = 0;

@@ -1,13 +1,14 @@
 /**
  * The CI review of a cluster change (issue #14) on the real engine: examples/ci/review.sh, the
  * script the GitHub and GitLab examples call, brings the lab up on an emulator it starts itself
- * (`review.sh up`, as CI does on the target branch), then reviews an image roll on two racks of 32
+ * (`review.sh base`, as CI does on the target branch), then reviews an image roll on two racks of 32
  * nodes with one node added, once with a node deleted as well (`review.sh preview`, as CI does on
  * the pull request). One `up`, previews after it.
  */
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { labProgram } from "./support/lab-program";
 import { PulumiWorkspace } from "./support/pulumi-workspace";
 import { onlyOnEmulator, realNode } from "./support/target";
 
@@ -23,15 +24,6 @@ afterAll(async () => {
   await workspace?.dispose();
   if (programCopy) await rm(programCopy, { recursive: true, force: true });
 });
-
-/** The lab program (examples/lab, the root Pulumi.yaml's program) as a project of its own. */
-async function labProgram(sandbox: string): Promise<string> {
-  const dir = await mkdtemp(join(sandbox, "lab-program-"));
-  await cp(join(repoRoot, "examples/lab"), dir, { recursive: true });
-  const rootProject = await readFile(join(repoRoot, "Pulumi.yaml"), "utf8");
-  await writeFile(join(dir, "Pulumi.yaml"), rootProject.replace(/^main: .*$/m, "main: index.ts"));
-  return dir;
-}
 
 const REAL_NODE_SKIP = onlyOnEmulator(
   "review.sh brings the lab up with a Deployment of 64 nodes, which a real management node would try to boot",
@@ -65,9 +57,9 @@ describe.skipIf(realNode !== undefined)(
           },
         });
 
-      const up = await script("up");
-      expect(up.exitCode, up.stderr).toBe(0);
-      expect(up.stdout).toMatch(/r01n\[01-32\]: .*booted 32/);
+      const base = await script("base");
+      expect(base.exitCode, base.stderr).toBe(0);
+      expect(base.stdout).toMatch(/r01n\[01-32\]: .*booted 32/);
 
       // The pull request: the compute image rolled to rhels9.5, login02 added, the VM vm01 retired.
       await ws.setConfig("computeOs", "rhels9.5");

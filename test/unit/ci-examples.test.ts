@@ -61,11 +61,20 @@ describe("examples/ci", () => {
     const base = (review.steps as Json[]).find((step) => String(step.run).includes("BASE_SHA"));
     expect(base?.if).toBe("env.XCAT_URL == ''");
     expect(base?.run).toContain(`cp ${SCRIPT} "$RUNNER_TEMP/review.sh"`);
-    expect(base?.run).toContain('"$RUNNER_TEMP/review.sh" up');
+    expect(base?.run).toContain('"$RUNNER_TEMP/review.sh" base');
     const post = reviewCommands.find((command) => command.includes("gh pr comment")) ?? "";
     expect(post).toContain("--body-file .xcat-review/review.md");
     expect(post).toContain('>> "$GITHUB_STEP_SUMMARY"');
-    expect(commandsOf(up)).toContain(`${SCRIPT} up`);
+    // The reviewed plan travels as an artifact from the pull request to the merge job.
+    const keep = (review.steps as Json[]).find((step) =>
+      String(step.uses).startsWith("actions/upload-artifact"),
+    );
+    expect(asMap(keep?.with).name).toBe("xcat-review");
+    expect(String(asMap(keep?.with).path)).toContain(".xcat-review/plan.json");
+    const upCommands = commandsOf(up);
+    expect(upCommands.find((command) => command.includes("gh run download"))).toContain("--name xcat-review");
+    expect(upCommands.at(-1)).toBe(`${SCRIPT} up`);
+    expect(asMap(up.permissions).actions).toBe("read");
     expectOnlyTheScriptRunsPulumi([review, up]);
   });
 
@@ -76,12 +85,15 @@ describe("examples/ci", () => {
     expect(review.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "merge_request_event"' }]);
     expect(up.rules).toEqual([{ if: "$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH" }]);
     expect(review.script).toContain(`${SCRIPT} preview`);
-    expect(String((review.script as string[])[0])).toContain("/tmp/review.sh up");
+    expect(String((review.script as string[])[0])).toContain("/tmp/review.sh base");
     expect(String((review.after_script as string[])[0])).toMatch(
       /body@\.xcat-review\/review\.md[\s\S]*merge_requests\/\$CI_MERGE_REQUEST_IID\/notes/,
     );
     expect(asMap(review.artifacts).paths).toContain(".xcat-review/review.md");
-    expect(up.script).toEqual([`${SCRIPT} up`]);
+    expect(asMap(review.artifacts).paths).toContain(".xcat-review/plan.json");
+    const upScript = up.script as string[];
+    expect(upScript[0]).toMatch(/jobs\/\$job\/artifacts/);
+    expect(upScript.at(-1)).toBe(`${SCRIPT} up`);
     expectOnlyTheScriptRunsPulumi([review, up, asMap(config.default)]);
   });
 });

@@ -1,0 +1,142 @@
+/**
+ * The stack's resources as the policy pack's rules see them: nodes, networks, images, deployments
+ * and power states with the values the rules compare. Pure, so every rule is unit-tested on plain
+ * objects.
+ *
+ * A policy sees each resource's outputs (`pulumi-nodejs:dynamic/xcat:Node` for a `Node`, the kind
+ * being the part after `dynamic/`); for a resource the update creates or changes they are the
+ * program's inputs, for an unchanged one what the last update stored, so the view is the stack as it
+ * will be. A value that depends on another resource is unknown during preview (Pulumi's unknown
+ * sentinel, {@link UNKNOWN}): the rules skip it rather than guess.
+ */
+import { UNKNOWN } from "../provider/validation";
+
+export { UNKNOWN };
+
+/** One resource of the stack, as @pulumi/policy hands it to a stack policy (unknowns as {@link UNKNOWN}). */
+export interface StackResource {
+  readonly urn: string;
+  /** The Pulumi resource name (the URN's last part). */
+  readonly name: string;
+  readonly type: string;
+  readonly props: Readonly<Record<string, unknown>>;
+}
+
+/** A resource as violations name it: its kind and Pulumi name, plus its URN to attach the report to. */
+export interface ResourceRef {
+  readonly kind: string;
+  readonly name: string;
+  readonly urn: string;
+}
+
+export interface NodeView extends ResourceRef {
+  /** The node's name in xCAT. */
+  readonly nodeName: string;
+  /** Its groups; undefined when not known during preview. */
+  readonly groups: readonly string[] | undefined;
+  readonly attributes: Readonly<Record<string, string>>;
+}
+
+export interface NetworkView extends ResourceRef {
+  readonly netName: string;
+  readonly net: string;
+  readonly mask: string;
+}
+
+/** A Deployment or PowerState: the noderange it acts on. */
+export interface TargetView extends ResourceRef {
+  /** Its `nodes` as given: one noderange, or a list of names; undefined when unknown. */
+  readonly nodes: string | readonly string[] | undefined;
+}
+
+export interface DeploymentView extends TargetView {
+  readonly osimage: string | undefined;
+}
+
+export interface ClusterView {
+  readonly nodes: readonly NodeView[];
+  readonly networks: readonly NetworkView[];
+  /** The names of the stack's Osimage resources. */
+  readonly osimages: ReadonlySet<string>;
+  readonly deployments: readonly DeploymentView[];
+  readonly powerStates: readonly TargetView[];
+}
+
+/** `xcat:Node` for `pulumi-nodejs:dynamic/xcat:Node`; undefined for any other resource. */
+export function xcatKind(type: string): string | undefined {
+  const kind = type.split("dynamic/")[1];
+  return kind?.startsWith("xcat:") ? kind : undefined;
+}
+
+const known = (value: unknown): string | undefined =>
+  typeof value === "string" && value !== UNKNOWN ? value : undefined;
+
+function knownList(value: unknown): readonly string[] | undefined {
+  if (!Array.isArray(value) || value.some((item) => known(item) === undefined)) return undefined;
+  return value as string[];
+}
+
+function stringMap(value: unknown): Record<string, string> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return {};
+  const result: Record<string, string> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const text = known(item);
+    if (text !== undefined) result[key] = text;
+  }
+  return result;
+}
+
+/** Sorts the stack's xCAT resources into what the rules compare. */
+export function clusterView(resources: readonly StackResource[]): ClusterView {
+  const nodes: NodeView[] = [];
+  const networks: NetworkView[] = [];
+  const osimages = new Set<string>();
+  const deployments: DeploymentView[] = [];
+  const powerStates: TargetView[] = [];
+  for (const resource of resources) {
+    const kind = xcatKind(resource.type);
+    if (kind === undefined) continue;
+    const ref: ResourceRef = { kind, name: resource.name, urn: resource.urn };
+    const props = resource.props;
+    const objectName = known(props.name) ?? resource.name;
+    const nodesInput = known(props.nodes) ?? knownList(props.nodes);
+    switch (kind) {
+      case "xcat:Node":
+        nodes.push({
+          ...ref,
+          nodeName: objectName,
+          groups: knownList(props.groups),
+          attributes: stringMap(props.attributes),
+        });
+        break;
+      case "xcat:Network": {
+        const net = known(props.net);
+        const mask = known(props.mask);
+        if (net !== undefined && mask !== undefined)
+          networks.push({ ...ref, netName: objectName, net, mask });
+        break;
+      }
+      case "xcat:Osimage":
+        osimages.add(objectName);
+        break;
+      case "xcat:Deployment":
+        deployments.push({ ...ref, nodes: nodesInput, osimage: known(props.osimage) });
+        break;
+      case "xcat:PowerState":
+        powerStates.push({ ...ref, nodes: nodesInput });
+        break;
+    }
+  }
+  return { nodes, networks, osimages, deployments, powerStates };
+}
+
+/** How a violation names a resource: `Node "r01n01"`. */
+export function describeResource(ref: ResourceRef): string {
+  return `${ref.kind.slice("xcat:".length)} "${ref.name}"`;
+}
+
+/** A rule's finding: the message names every resource involved and the value; `urn` is where Pulumi shows it. */
+export interface Violation {
+  readonly message: string;
+  readonly urn: string;
+}

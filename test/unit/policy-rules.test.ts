@@ -1,0 +1,222 @@
+/**
+ * The policy pack's rules (src/policy) over resources as @pulumi/policy hands them to a stack
+ * policy: type `pulumi-nodejs:dynamic/xcat:<Kind>`, outputs as props, unknown values as Pulumi's
+ * sentinel. Each violation names both resources and the value.
+ */
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { clusterView, type StackResource, UNKNOWN, xcatKind } from "../../src/policy/cluster-view";
+import { undeclaredDeploymentImages } from "../../src/policy/deployment-image";
+import { nodesOutsideNetworks } from "../../src/policy/node-in-network";
+import { nodesInTwoDeployments, nodesInTwoPowerStates } from "../../src/policy/one-owner-per-node";
+import { plainProps, policies } from "../../src/policy/policies";
+import { duplicateAddresses } from "../../src/policy/unique-addresses";
+
+const repoRoot = resolve(import.meta.dirname, "../..");
+type Json = Record<string, unknown>;
+
+const resource = (kind: string, name: string, props: Record<string, unknown>): StackResource => ({
+  urn: `urn:pulumi:lab::xcat-lab::pulumi-nodejs:dynamic/xcat:${kind}::${name}`,
+  name,
+  type: `pulumi-nodejs:dynamic/xcat:${kind}`,
+  props,
+});
+const node = (name: string, attributes: Record<string, unknown>, groups: unknown = ["compute"]) =>
+  resource("Node", name, { name, groups, attributes });
+const deployment = (name: string, nodes: unknown, osimage = "rhels9.5-x86_64-netboot-compute") =>
+  resource("Deployment", name, { nodes, osimage });
+const power = (name: string, nodes: unknown) => resource("PowerState", name, { nodes, power: "on" });
+const network = (name: string, net: string, mask: string) => resource("Network", name, { name, net, mask });
+const image = (name: string) => resource("Osimage", name, { name, attributes: {} });
+
+describe("the stack's xCAT resources", () => {
+  it("are told apart by the dynamic resource type, other resources ignored", () => {
+    expect(xcatKind("pulumi-nodejs:dynamic/xcat:Node")).toBe("xcat:Node");
+    expect(xcatKind("pulumi-nodejs:dynamic:Resource")).toBeUndefined();
+    expect(xcatKind("pulumi:pulumi:Stack")).toBeUndefined();
+    const view = clusterView([
+      node("cn1", { ip: "10.0.0.1" }),
+      { urn: "u", name: "stack", type: "pulumi:pulumi:Stack", props: {} },
+    ]);
+    expect(view.nodes.map((n) => n.nodeName)).toEqual(["cn1"]);
+  });
+
+  it("copies props from behind @pulumi/policy's unknown-checking proxy, an unknown value as the sentinel", () => {
+    class UnknownValueError extends Error {}
+    const proxied = new Proxy(
+      { name: "cn1", attributes: { ip: "x", mac: "aa" } },
+      {
+        get: (target, key) => {
+          if (key === "attributes")
+            return new Proxy(target.attributes, {
+              get: (inner, k) => {
+                if (k === "ip") throw new UnknownValueError("string value at .attributes.ip can't be known");
+                return inner[k as "mac"];
+              },
+            });
+          return target[key as "name"];
+        },
+      },
+    );
+    expect(plainProps(proxied)).toEqual({ name: "cn1", attributes: { ip: UNKNOWN, mac: "aa" } });
+  });
+});
+
+describe("unique-node-ip, unique-node-mac, unique-node-bmc", () => {
+  it("name both nodes and the shared ip", () => {
+    const view = clusterView([
+      node("cn1", { ip: "10.0.0.1" }),
+      node("cn2", { ip: "10.0.0.2" }),
+      node("cn3", { ip: "10.0.0.1" }),
+    ]);
+    const [violation, ...rest] = duplicateAddresses(view, "ip");
+    expect(rest).toEqual([]);
+    expect(violation?.message).toBe(
+      'ip 10.0.0.1 is given to both Node "cn1" (node cn1) and Node "cn3" (node cn3); each node needs its own ip.',
+    );
+    expect(violation?.urn).toContain("::cn3");
+  });
+
+  it("compare each |-separated MAC entry without case, ignoring !hostname suffixes", () => {
+    const view = clusterView([
+      node("cn1", { mac: "52:54:00:00:00:01|52:54:00:00:01:01!cn1-ib" }),
+      node("cn2", { mac: "52:54:00:00:00:02" }),
+      node("cn3", { mac: "52:54:00:00:00:03|52:54:00:00:01:01" }),
+      node("cn4", { mac: "52:54:00:00:00:01".toUpperCase() }),
+    ]);
+    expect(duplicateAddresses(view, "mac").map((v) => v.message)).toEqual([
+      'mac 52:54:00:00:01:01 is given to both Node "cn1" (node cn1) and Node "cn3" (node cn3); each node needs its own mac.',
+      'mac 52:54:00:00:00:01 is given to both Node "cn1" (node cn1) and Node "cn4" (node cn4); each node needs its own mac.',
+    ]);
+  });
+
+  it("find a shared BMC, case-blind, and ignore a node repeating its own MAC", () => {
+    const view = clusterView([
+      node("cn1", { bmc: "cn1-bmc", mac: "aa:bb:cc:dd:ee:01|AA:BB:CC:DD:EE:01" }),
+      node("cn2", { bmc: "CN1-BMC" }),
+    ]);
+    expect(duplicateAddresses(view, "bmc").map((v) => v.message)).toEqual([
+      'bmc cn1-bmc is given to both Node "cn1" (node cn1) and Node "cn2" (node cn2); each node needs its own bmc.',
+    ]);
+    expect(duplicateAddresses(view, "mac")).toEqual([]);
+  });
+
+  it("skip values unknown during preview and nodes without the attribute", () => {
+    const view = clusterView([node("cn1", { ip: UNKNOWN }), node("cn2", { ip: UNKNOWN }), node("cn3", {})]);
+    expect(duplicateAddresses(view, "ip")).toEqual([]);
+  });
+
+  it("pass on 5,000 distinct nodes", () => {
+    const nodes = Array.from({ length: 5000 }, (_, i) =>
+      node(`n${i}`, {
+        ip: `10.1.${i >> 8}.${i & 255}`,
+        mac: `52:54:00:00:${(i >> 8).toString(16).padStart(2, "0")}:${(i & 255).toString(16).padStart(2, "0")}`,
+        bmc: `10.2.${i >> 8}.${i & 255}`,
+      }),
+    );
+    const view = clusterView(nodes);
+    for (const attribute of ["ip", "mac", "bmc"] as const)
+      expect(duplicateAddresses(view, attribute)).toEqual([]);
+  });
+});
+
+describe("node-ip-in-network", () => {
+  it("applies only when the stack declares a Network", () => {
+    expect(nodesOutsideNetworks(clusterView([node("cn1", { ip: "192.168.9.9" })]))).toEqual([]);
+  });
+
+  it("names the node, its ip and the stack's networks", () => {
+    const view = clusterView([
+      network("mgmt", "10.0.0.0", "255.255.0.0"),
+      network("bmc", "10.2.0.0", "255.255.0.0"),
+      node("cn1", { ip: "10.0.3.1" }),
+      node("cn2", { ip: "10.9.0.5" }),
+      node("cn3", { ip: UNKNOWN }),
+    ]);
+    expect(nodesOutsideNetworks(view).map((v) => v.message)).toEqual([
+      'Node "cn2" (node cn2) has ip 10.9.0.5, outside every Network of the stack (Network "mgmt" 10.0.0.0/255.255.0.0, Network "bmc" 10.2.0.0/255.255.0.0); fix the address or declare its network.',
+    ]);
+  });
+});
+
+describe("deployment-image-declared", () => {
+  it("accepts an image the stack declares or the config lists as external", () => {
+    const view = clusterView([
+      image("rhels9.5-x86_64-netboot-compute"),
+      deployment("compute", "compute"),
+      deployment("login", "service", "rocky9-x86_64-install-service"),
+    ]);
+    expect(undeclaredDeploymentImages(view, { externalImages: ["rocky9-x86_64-install-service"] })).toEqual(
+      [],
+    );
+    const [violation] = undeclaredDeploymentImages(view, {});
+    expect(violation?.message).toMatch(
+      /^Deployment "login" installs osimage rocky9-x86_64-install-service, which no Osimage resource of the stack declares\. .*"externalImages": \["rocky9-x86_64-install-service"\]/,
+    );
+  });
+
+  it("skips an osimage unknown during preview", () => {
+    expect(undeclaredDeploymentImages(clusterView([deployment("d", "n1", UNKNOWN)]), {})).toEqual([]);
+  });
+});
+
+describe("one-deployment-per-node, one-power-state-per-node", () => {
+  const rack = Array.from({ length: 4 }, (_, i) => node(`r01n0${i + 1}`, {}, ["rack01", "compute"]));
+
+  it("name both Deployments and the shared nodes, expanding ranges, lists and the stack's groups", () => {
+    const view = clusterView([
+      ...rack,
+      node("login01", {}, ["service"]),
+      deployment("compute-image", "rack01"),
+      deployment("test-image", ["r01n03", "login01"]),
+      deployment("login-image", "login01,r01n[01-02]"),
+    ]);
+    expect(nodesInTwoDeployments(view).map((v) => v.message)).toEqual([
+      'Deployment "compute-image" and Deployment "test-image" both cover r01n03; a node belongs to one Deployment, or each update reinstalls it with whichever image runs last.',
+      'Deployment "test-image" and Deployment "login-image" both cover login01; a node belongs to one Deployment, or each update reinstalls it with whichever image runs last.',
+      'Deployment "compute-image" and Deployment "login-image" both cover r01n[01-02]; a node belongs to one Deployment, or each update reinstalls it with whichever image runs last.',
+    ]);
+  });
+
+  it("honour exclusions and pass disjoint targets", () => {
+    const view = clusterView([
+      ...rack,
+      deployment("most", "rack01,-r01n04"),
+      deployment("one", "r01n04"),
+      power("on", "r01n[01-02]"),
+      power("off", "r01n[03-04]"),
+    ]);
+    expect(nodesInTwoDeployments(view)).toEqual([]);
+    expect(nodesInTwoPowerStates(view)).toEqual([]);
+  });
+
+  it("compare groups defined outside the stack by name, and skip unknown targets", () => {
+    const view = clusterView([power("a", "external"), power("b", "external"), power("c", UNKNOWN)]);
+    expect(nodesInTwoPowerStates(view).map((v) => v.message)).toEqual([
+      'PowerState "a" and PowerState "b" both cover external; a node belongs to one PowerState, or each update switches its power back and forth.',
+    ]);
+  });
+});
+
+describe("the pack's policies", () => {
+  it("the policy pack ships its manifest at the package's version", () => {
+    const root = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as Json;
+    const pack = JSON.parse(readFileSync(join(repoRoot, "policy-pack/package.json"), "utf8")) as Json;
+    expect(pack.version).toBe(root.version);
+    expect(root.files).toContain("policy-pack/");
+    expect(Object.keys((root.dependencies ?? {}) as Json)).toContain("@pulumi/policy");
+  });
+
+  it("are the documented rules, all stack policies and mandatory by default", () => {
+    expect(policies.map((p) => [p.name, p.enforcementLevel])).toEqual([
+      ["unique-node-ip", "mandatory"],
+      ["unique-node-mac", "mandatory"],
+      ["unique-node-bmc", "mandatory"],
+      ["node-ip-in-network", "mandatory"],
+      ["deployment-image-declared", "mandatory"],
+      ["one-deployment-per-node", "mandatory"],
+      ["one-power-state-per-node", "mandatory"],
+    ]);
+  });
+});

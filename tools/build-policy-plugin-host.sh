@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Builds tools/policy-plugin-host (the Node.js language host with RunPlugin for policy packs, see
+# README.md here) from Go modules into a directory, as pulumi-language-nodejs.
+#
+#   bash tools/build-policy-plugin-host.sh <output dir>
+set -euo pipefail
+
+out_dir=${1:?usage: build-policy-plugin-host.sh <output dir>}
+tools_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+say() { printf '[build-policy-plugin-host] %s\n' "$*" >&2; }
+
+command -v go >/dev/null 2>&1 || {
+  say "Go is needed to build the policy plugin host (apt-get install golang-go)"
+  exit 1
+}
+mkdir -p "$out_dir"
+tmp_dir=$(mktemp -d "$out_dir/.build.XXXXXX")
+trap 'rm -rf "$tmp_dir"' EXIT
+start=$(date +%s)
+say "building the policy plugin host (pulumi-language-nodejs with RunPlugin for policy packs)"
+(cd "$tools_dir/policy-plugin-host" && go build -trimpath -o "$tmp_dir/pulumi-language-nodejs" .)
+mv -f "$tmp_dir/pulumi-language-nodejs" "$out_dir/"
+say "done in $(($(date +%s) - start))s: $out_dir/pulumi-language-nodejs"
