@@ -192,8 +192,8 @@ describe("code generation", () => {
     });
     expect(source.split("\n").filter((text) => text.length > LINE_WIDTH)).toEqual([]);
     expect(source).toContain('r01n09: { attributes: { bmc: "10.1.1.O9" } },');
-    expect(source).toContain('r01n03: { groups: ["compute", "rack1", "all"], attributes: { ip: null } },');
-    expect(source).toContain('groups: odd[name]?.groups ?? ["compute", "rack01", "all"],');
+    expect(source).toContain('r01n03: { groups: ["compute","rack1","all"], attributes: { ip: null } },');
+    expect(source).toContain('groups: odd[name]?.groups ?? ["compute","rack01","all"],');
     expect(source).toContain("adopt,\n");
     expect(source).toContain("withOverrides({ ip: step(run.ip, n - run.first) }, odd[name]?.attributes)");
     expect(source).toContain(

@@ -213,8 +213,9 @@ function prop(name: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(name) ? name : q(name);
 }
 
+/** A short list of names (groups), written as JSON writes it, as earlier imports did. */
 function stringArray(values: readonly string[]): Code {
-  return { array: values.map(q) };
+  return JSON.stringify(values);
 }
 
 /**
@@ -329,7 +330,7 @@ function renderRuns(
         return [prop(attr), `${v.kind === "hex" ? "stepHex" : "step"}(${access}, n - run.first)`];
       }),
     };
-    const groups = sameGroups ? inlineArray(sample.groups) : "run.groups";
+    const groups = sameGroups ? JSON.stringify(sample.groups) : "run.groups";
     line(
       statement(indent, "", {
         call: "new xcat.Node",
@@ -356,12 +357,8 @@ function renderRuns(
   }
 }
 
-function inlineArray(values: readonly string[]): string {
-  return `[${values.map(q).join(", ")}]`;
-}
-
 function cell(variation: Variation): Code {
-  if (variation.kind === "listed") return stringArray(variation.values);
+  if (variation.kind === "listed") return { array: variation.values.map(q) };
   if (variation.kind === "constant") return q(variation.value);
   return `[${q(variation.prefix)}, ${variation.first}]`;
 }
