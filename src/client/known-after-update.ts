@@ -16,7 +16,8 @@
  *   not keyed by the object alone;
  * - `postscripts`/`postbootscripts` (lsdef prepends the xcatdefaults ones, DBobjUtils ~3845) and
  *   the `nic*` attributes (lsdef shows them per NIC, DBobjectdefs.pm 4158-4240);
- * - values starting with `|` (regex templates, expanded per node by Table.pm transRegexAttrs) and
+ * - values starting with `|` and other per-node templates (`/pattern/replacement/`; expanded per
+ *   node by Table.pm transRegexAttrs, see per-node-values.ts) and
  *   values with a line break (chdef's `attr=val` parse fails on them, DBobjectdefs.pm 811);
  * - any update of a group (its values reach its members, and `members` is computed);
  * - an attribute whose recorded value is not the one the resource itself set before: it came
@@ -26,6 +27,7 @@
  * What others change by hand elsewhere on the object shows at the next refresh, as it does
  * after a create. The write itself still goes through the write log, so later reads stay fresh.
  */
+import { isPerNodeTemplate } from "../contract/per-node-values";
 import { type AttributeMapping, type ObjectType, objectAttributes } from "../contract/schema";
 import type { Attributes } from "./types";
 
@@ -64,7 +66,8 @@ export function knownAfterUpdate(update: UpdateRecord): Attributes | undefined {
     // chdef stores the value without its leading whitespace (DBobjectdefs.pm 811), which is how
     // the client sends a literal "0" (" 0").
     const kept = value.trimStart();
-    if (kept === "" || kept.startsWith("|") || /[\r\n]/.test(kept)) return undefined;
+    if (kept === "" || kept.startsWith("|") || isPerNodeTemplate(kept) || /[\r\n]/.test(kept))
+      return undefined;
     if (!standsAlone(type, attribute)) return undefined;
     const before = recorded[attribute];
     if (before !== undefined && before !== previous[attribute]?.trimStart()) return undefined;

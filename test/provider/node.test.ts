@@ -37,6 +37,27 @@ describe.each(RESOURCE_TEST_VERSIONS)("xcat:Node provider on xCAT %s", (xcatVers
     expect(all.postscripts).toContain("syslog"); // xCAT's defaults show up in what xCAT reports
   });
 
+  it("records each node's own values from a group's regex ip and bmc in allAttributes (issue #27 item 2)", async () => {
+    // xCAT expands |pattern|replacement| per node name (Table.pm transRegexAttrs, master 2647-2700).
+    await h.admin.groups.update("rack03", {
+      mgt: "ipmi",
+      ip: "|r(\\d+)n(\\d+)|10.3.($1+0).($2+0)|",
+      bmc: "|r(\\d+)n(\\d+)|10.13.($1+0).($2+0)|",
+    });
+    const names = ["r03n01", "r03n02", "r03n03", "r03n04", "r03n05"];
+    const created = await Promise.all(
+      names.map((name) =>
+        h.createChecked(KIND, { name, groups: ["rack03", "all"], attributes: { arch: "x86_64" } }),
+      ),
+    );
+    const held = await h.admin.nodes.getMany(names);
+    for (const [i, name] of names.entries()) {
+      const all = created[i]?.outs.allAttributes as Record<string, string>;
+      expect(all.ip).toBe(`10.3.3.${i + 1}`);
+      expect({ ip: all.ip, bmc: all.bmc }).toEqual({ ip: held.get(name)?.ip, bmc: held.get(name)?.bmc });
+    }
+  });
+
   it("read reports drift in managed attributes and ignores unmanaged ones; update puts it back", async () => {
     const { outs } = await h.createChecked(KIND, cn001);
     await h.admin.nodes.update("cn001", { ip: "10.0.0.99", room: "b12" }); // a hand edit

@@ -83,6 +83,11 @@ describe("knownAfterUpdate", () => {
     ["postbootscripts", { postbootscripts: "mine" }, {}],
     ["a nic attribute (shown per NIC)", { nicips: "eth0!10.0.0.5" }, {}],
     ["a regex template", { ip: "|\\D+(\\d+)|10.0.0.($1)|" }, {}],
+    [
+      "a substitution template (Table.pm transRegexAttrs' /pattern/replacement/ form)",
+      { usercomment: "/n/node/" },
+      {},
+    ],
     ["a regex template after leading whitespace", { ip: " |\\D+(\\d+)|10.0.0.($1)|" }, {}],
     ["a line break", { usercomment: "a\nb" }, {}],
     ["an unknown attribute", { nosuch: "x" }, {}],

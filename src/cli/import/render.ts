@@ -1,8 +1,10 @@
 /**
  * Code generation: the index.ts of the imported project, written as a person would: groups
- * carry shared values, runs of nodes are loops over a data table, references name the imported
- * objects, passwords come from stack secrets, every resource is adopted and protected.
+ * carry shared values, runs of nodes are loops over a data table with the odd nodes' values as
+ * an explicit override map, references name the imported objects, passwords come from stack
+ * secrets, every resource is adopted and protected, and no line is longer than 120 columns.
  */
+import { type Code, statement } from "./code-format";
 import { type NodeEntry, type Run, runName, type Variation } from "./runs";
 
 export interface ImportedCluster {
@@ -45,7 +47,20 @@ export function isPasswordAttribute(name: string): boolean {
 }
 
 export function renderProgram(cluster: ImportedCluster): RenderedProgram {
-  const taken = new Set(["pulumi", "xcat", "config", "keep", "adopt", "pad", "step", "stepHex", "run", "n"]);
+  const taken = new Set([
+    "pulumi",
+    "xcat",
+    "config",
+    "keep",
+    "adopt",
+    "step",
+    "stepHex",
+    "run",
+    "n",
+    "name",
+    "odd",
+    "withOverrides",
+  ]);
   const secrets: { key: string; holds: string }[] = [];
   const images = new Map<string, string>();
   const hosts = new Map<string, string>();
@@ -66,31 +81,32 @@ export function renderProgram(cluster: ImportedCluster): RenderedProgram {
     if (attribute === "vmhost" && hosts.has(text)) return `${hosts.get(text)}.name`;
     return q(text);
   };
-  const attributeMap = (objectName: string, attributes: Readonly<Record<string, string>>) => {
-    const entries = Object.entries(attributes).map(
-      ([name, text]) => `${prop(name)}: ${value(objectName, name, text)}`,
-    );
-    return `{ ${entries.join(", ")} }`;
-  };
+  const attributeMap = (objectName: string, attributes: Readonly<Record<string, string>>): Code => ({
+    object: Object.entries(attributes).map(([name, text]) => [prop(name), value(objectName, name, text)]),
+  });
+  const resource = (head: string, type: string, name: string, args: Code) =>
+    line(statement("", head, { call: `new xcat.${type}`, args: [q(name), args, "keep"] }));
 
   line('import * as pulumi from "@pulumi/pulumi";');
   line('import * as xcat from "pulumi-xcat";');
   line();
   line("const config = new pulumi.Config();");
   line("// Imported objects are protected: `pulumi destroy` or deleting a line fails until you remove");
-  line(
-    "// `protect` (see README.md). `adopt: true` takes each object over as it is; it can go after the first `up`.",
-  );
+  line("// `protect` (see README.md). `adopt: true` takes each object over as it is; it can go after");
+  line("// the first `up`.");
   line("const keep: pulumi.CustomResourceOptions = { protect: true };");
   line("const adopt = true;");
 
   if (cluster.site.length > 0) {
     line();
-    line("// Site settings (the site table).");
+    line("// Site settings (the site table) that differ from a fresh management node.");
     for (const [key, text] of cluster.site) {
-      line(
-        `new xcat.GlobalConfAttribute(${q(`site-${key}`)}, { name: ${q(key)}, value: ${value("site", key, text)} }, keep);`,
-      );
+      resource("", "GlobalConfAttribute", `site-${key}`, {
+        object: [
+          ["name", q(key)],
+          ["value", value("site", key, text)],
+        ],
+      });
     }
   }
   if (cluster.networks.length > 0) {
@@ -98,8 +114,14 @@ export function renderProgram(cluster: ImportedCluster): RenderedProgram {
     line("// Networks.");
     for (const [name, attributes] of cluster.networks) {
       const { net = "", mask = "", ...rest } = attributes;
-      const more = Object.keys(rest).length > 0 ? `, attributes: ${attributeMap(name, rest)}` : "";
-      line(`new xcat.Network(${q(name)}, { net: ${q(net)}, mask: ${q(mask)}${more}, adopt }, keep);`);
+      resource("", "Network", name, {
+        object: [
+          ["net", q(net)],
+          ["mask", q(mask)],
+          ...(Object.keys(rest).length > 0 ? [["attributes", attributeMap(name, rest)] as const] : []),
+          ["adopt", "adopt"],
+        ],
+      });
     }
   }
   if (cluster.osimages.length > 0) {
@@ -108,31 +130,55 @@ export function renderProgram(cluster: ImportedCluster): RenderedProgram {
     for (const [name, attributes] of cluster.osimages) {
       const id = identifier(name, taken);
       images.set(name, id);
-      line(
-        `const ${id} = new xcat.Osimage(${q(name)}, { attributes: ${attributeMap(name, attributes)}, adopt }, keep);`,
-      );
+      resource(`const ${id} = `, "Osimage", name, {
+        object: [
+          ["attributes", attributeMap(name, attributes)],
+          ["adopt", "adopt"],
+        ],
+      });
     }
   }
   if (cluster.policies.length > 0) {
     line();
-    line("// Policy rows (who may run what).");
+    line("// Policy rows (who may run what) that differ from a fresh management node.");
     for (const [priority, attributes] of cluster.policies) {
-      line(
-        `new xcat.Policy(${q(`policy-${priority}`)}, { priority: ${q(priority)}, attributes: ${attributeMap(`policy-${priority}`, attributes)}, adopt }, keep);`,
-      );
+      resource("", "Policy", `policy-${priority}`, {
+        object: [
+          ["priority", q(priority)],
+          ["attributes", attributeMap(`policy-${priority}`, attributes)],
+          ["adopt", "adopt"],
+        ],
+      });
     }
   }
   if (cluster.groups.length > 0) {
     line();
     line("// Groups: values their member nodes inherit, in the order of each node's `groups`.");
     for (const [name, attributes] of cluster.groups) {
-      line(`new xcat.Group(${q(name)}, { attributes: ${attributeMap(name, attributes)}, adopt }, keep);`);
+      resource("", "Group", name, {
+        object: [
+          ["attributes", attributeMap(name, attributes)],
+          ["adopt", "adopt"],
+        ],
+      });
     }
   }
-  for (const row of cluster.tableRows) {
-    line(
-      `new xcat.TableRow(${q(`${row.table}-${Object.values(row.keys).join("-")}`)}, { table: ${q(row.table)}, keys: ${JSON.stringify(row.keys)}, values: ${JSON.stringify(row.values)}, adopt }, keep);`,
-    );
+  if (cluster.tableRows.length > 0) {
+    line();
+    line("// Table rows.");
+    for (const row of cluster.tableRows) {
+      const map = (record: Readonly<Record<string, string>>): Code => ({
+        object: Object.entries(record).map(([column, text]) => [prop(column), q(text)]),
+      });
+      resource("", "TableRow", `${row.table}-${Object.values(row.keys).join("-")}`, {
+        object: [
+          ["table", q(row.table)],
+          ["keys", map(row.keys)],
+          ["values", map(row.values)],
+          ["adopt", "adopt"],
+        ],
+      });
+    }
   }
 
   renderRuns(cluster.runs, line, value, taken);
@@ -144,13 +190,19 @@ export function renderProgram(cluster: ImportedCluster): RenderedProgram {
       (a, b) => Number(a.attributes.vmhost !== undefined) - Number(b.attributes.vmhost !== undefined),
     );
     for (const node of ordered) {
-      const declaration = `new xcat.Node(${q(node.name)}, { groups: ${JSON.stringify(node.groups)}, attributes: ${attributeMap(node.name, node.attributes)}, adopt }, keep);`;
+      const args: Code = {
+        object: [
+          ["groups", stringArray(node.groups)],
+          ["attributes", attributeMap(node.name, node.attributes)],
+          ["adopt", "adopt"],
+        ],
+      };
       if (vmHosts.has(node.name)) {
         const id = identifier(node.name, taken);
         hosts.set(node.name, id);
-        line(`const ${id} = ${declaration}`);
+        resource(`const ${id} = `, "Node", node.name, args);
       } else {
-        line(declaration);
+        resource("", "Node", node.name, args);
       }
     }
   }
@@ -161,7 +213,15 @@ function prop(name: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(name) ? name : q(name);
 }
 
-/** Runs of the same shape share one loop; each run is one row of its table. */
+/** A short list of names (groups), written as JSON writes it, as earlier imports did. */
+function stringArray(values: readonly string[]): Code {
+  return JSON.stringify(values);
+}
+
+/**
+ * Runs of the same shape share one loop; each run is one row of its table. Nodes that differ from
+ * their run get their own values from one `odd` map, keyed by node name.
+ */
 function renderRuns(
   runs: readonly Run[],
   line: (text?: string) => void,
@@ -176,19 +236,55 @@ function renderRuns(
       v.kind === "constant" ? v.value : "",
     ]);
     // Runs differing only in their groups (rack01, rack02, …) share a loop; groups become a column.
-    const key = JSON.stringify([run.suffix, run.width, run.groups.length, constants]);
+    const key = JSON.stringify([run.suffix, run.width, constants]);
     shapes.set(key, [...(shapes.get(key) ?? []), run]);
   }
   if (shapes.size === 0) return;
   const kinds = new Set(runs.flatMap((run) => Object.values(run.attributes).map((v) => v.kind)));
+  const odd = runs.flatMap((run) => Object.entries(run.overrides));
   line();
   line("// Regular runs of nodes: names and values step together with the node number.");
   line("type Step = readonly [prefix: string, first: number];");
-  if (kinds.has("step")) line("const step = ([prefix, first]: Step, i: number) => `${prefix}${first + i}`;");
+  if (kinds.has("step"))
+    line("const step = ([prefix, first]: Step, i: number) => prefix + String(first + i);");
   if (kinds.has("hex")) {
+    line("const stepHex = ([prefix, first]: Step, i: number) =>");
+    line('  prefix + (first + i).toString(16).padStart(2, "0");');
+  }
+  const oddGroups = odd.some(([, override]) => override.groups !== undefined);
+  if (odd.length > 0) {
+    line();
+    line("// Nodes that differ from their run: their own values (null: the node has none of the run's).");
     line(
-      'const stepHex = ([prefix, first]: Step, i: number) => `${prefix}${(first + i).toString(16).padStart(2, "0")}`;',
+      statement("", "const odd: Record<string, { groups?: string[]; attributes: Overrides }> = ", {
+        object: odd.map(([name, override]) => [
+          prop(name),
+          {
+            object: [
+              ...(override.groups !== undefined ? [["groups", stringArray(override.groups)] as const] : []),
+              [
+                "attributes",
+                {
+                  object: Object.entries(override.attributes).map(([attribute, text]) => [
+                    prop(attribute),
+                    text === null ? "null" : value(name, attribute, text),
+                  ]),
+                },
+              ] as const,
+            ],
+          },
+        ]),
+      }),
     );
+    line("type Overrides = Record<string, pulumi.Input<string> | null>;");
+    line("function withOverrides(values: Record<string, pulumi.Input<string>>, own: Overrides = {}) {");
+    line("  const merged: Record<string, pulumi.Input<string>> = { ...values };");
+    line("  for (const [attribute, value] of Object.entries(own)) {");
+    line("    if (value === null) delete merged[attribute];");
+    line("    else merged[attribute] = value;");
+    line("  }");
+    line("  return merged;");
+    line("}");
   }
   for (const group of shapes.values()) {
     const sample = group[0] as Run;
@@ -196,6 +292,9 @@ function renderRuns(
     const varying = Object.entries(sample.attributes).filter(([, v]) => v.kind !== "constant");
     const sameGroups = group.every((run) => JSON.stringify(run.groups) === JSON.stringify(sample.groups));
     const type = [
+      "prefix: string",
+      "first: number",
+      "last: number",
       ...(sameGroups ? [] : ["groups: string[]"]),
       ...varying.map(([name, v]) => `${prop(name)}: ${v.kind === "listed" ? "string[]" : "Step"}`),
     ];
@@ -205,37 +304,61 @@ function renderRuns(
       `// ${ranges.length > 4 ? `${ranges[0]} … ${ranges[ranges.length - 1]} (${ranges.length} runs)` : ranges.join(", ")}`,
     );
     line(
-      `const ${id}: { prefix: string; first: number; last: number${type.map((t) => `; ${t}`).join("")} }[] = [`,
+      statement("", `const ${id}: { ${type.join("; ")} }[] = `, {
+        array: group.map((run) => ({
+          object: [
+            ["prefix", q(run.prefix)],
+            ["first", String(run.first)],
+            ["last", String(run.last)],
+            ...(sameGroups ? [] : [["groups", stringArray(run.groups)] as const]),
+            ...varying.map(([name]) => [prop(name), cell(run.attributes[name] as Variation)] as const),
+          ],
+        })),
+      }),
     );
-    for (const run of group) {
-      const cells = [
-        ...(sameGroups ? [] : [`groups: ${JSON.stringify(run.groups)}`]),
-        ...varying.map(([name]) => `${prop(name)}: ${cell(run.attributes[name] as Variation)}`),
-      ];
-      line(
-        `  { prefix: ${q(run.prefix)}, first: ${run.first}, last: ${run.last}${cells.map((c) => `, ${c}`).join("")} },`,
-      );
-    }
-    line("];");
+    const indent = "    ";
     line(`for (const run of ${id}) {`);
     line("  for (let n = run.first; n <= run.last; n++) {");
-    const name = `\`\${run.prefix}\${String(n).padStart(${sample.width}, "0")}${sample.suffix}\``;
-    const attributes = Object.entries(sample.attributes).map(([attr, v]) => {
-      if (v.kind === "constant") return `${prop(attr)}: ${value(`${id}`, attr, v.value)}`;
-      if (v.kind === "listed") return `${prop(attr)}: run.${attr}[n - run.first] as string`;
-      return `${prop(attr)}: ${v.kind === "hex" ? "stepHex" : "step"}(run.${attr}, n - run.first)`;
-    });
-    line(`    const name = ${name};`);
     line(
-      `    new xcat.Node(name, { groups: ${sameGroups ? JSON.stringify(sample.groups) : "run.groups"}, attributes: { ${attributes.join(", ")} }, adopt }, keep);`,
+      `${indent}const name = run.prefix + String(n).padStart(${sample.width}, "0")${sample.suffix ? ` + ${q(sample.suffix)}` : ""};`,
+    );
+    const attributes: Code = {
+      object: Object.entries(sample.attributes).map(([attr, v]) => {
+        const access = /^[A-Za-z_$][\w$]*$/.test(attr) ? `run.${attr}` : `run[${q(attr)}]`;
+        if (v.kind === "constant") return [prop(attr), value(id, attr, v.value)];
+        if (v.kind === "listed") return [prop(attr), `${access}[n - run.first] as string`];
+        return [prop(attr), `${v.kind === "hex" ? "stepHex" : "step"}(${access}, n - run.first)`];
+      }),
+    };
+    const groups = sameGroups ? JSON.stringify(sample.groups) : "run.groups";
+    line(
+      statement(indent, "", {
+        call: "new xcat.Node",
+        args: [
+          "name",
+          {
+            object: [
+              ["groups", odd.length > 0 && oddGroups ? `odd[name]?.groups ?? ${groups}` : groups],
+              [
+                "attributes",
+                odd.length > 0
+                  ? { call: "withOverrides", args: [attributes, "odd[name]?.attributes"] }
+                  : attributes,
+              ],
+              ["adopt", "adopt"],
+            ],
+          },
+          "keep",
+        ],
+      }),
     );
     line("  }");
     line("}");
   }
 }
 
-function cell(variation: Variation): string {
-  if (variation.kind === "listed") return JSON.stringify(variation.values);
+function cell(variation: Variation): Code {
+  if (variation.kind === "listed") return { array: variation.values.map(q) };
   if (variation.kind === "constant") return q(variation.value);
   return `[${q(variation.prefix)}, ${variation.first}]`;
 }

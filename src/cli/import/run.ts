@@ -7,12 +7,29 @@ import { join } from "node:path";
 import { XcatClient } from "../../client";
 import { tableSchema } from "../../contract/schema";
 import { clientOptionsFor, settingsFrom } from "../../provider/config";
-import { XCATCONFIG_POLICIES, XCATCONFIG_SITE_KEYS } from "./defaults";
+import {
+  isDefaultGroupAttribute,
+  isDefaultPolicy,
+  isDefaultPostscripts,
+  isDefaultSiteValue,
+  XCATCONFIG_POSTSCRIPTS,
+} from "./defaults";
+import {
+  duplicateAddresses,
+  type Finding,
+  mistypedAddresses,
+  mistypedInterfaces,
+  undefinedGroups,
+  validationFindings,
+} from "./findings";
 import { declaredAttributes, ownAttributes, splitGroups, XCATDEFAULTS } from "./inheritance";
 import { type ImportedCluster, renderProgram } from "./render";
 import { findRuns } from "./runs";
 
 const KINDS = ["nodes", "groups", "osimages", "networks", "policy", "site"] as const;
+
+/** Kinds a `--noderange` import leaves out unless `--with` names them: they belong to the whole cluster. */
+export const CLUSTER_WIDE = ["site", "policy", "networks"] as const;
 
 export const HELP = `Usage: pulumi-xcat import --out DIR [options]
 
@@ -30,9 +47,12 @@ Scope:
   --out DIR               where to write the project (required)
   --noderange RANGE       nodes to take (a noderange or groups; default all)
   --kinds LIST            comma list of ${KINDS.join(", ")} (default all)
+  --with LIST             with --noderange, also take these cluster-wide kinds:
+                          ${CLUSTER_WIDE.join(", ")} (left out by default)
   --tables LIST           also take every row of these tables as TableRow resources
   --exclude PATTERN       leave out objects whose name matches (glob with *, repeatable)
-  --include-defaults      also take what xcatconfig creates (site keys, policy 1..4.9)
+  --include-defaults      also take what still holds the value xcatconfig gives a fresh
+                          management node (site settings, policy rows, postscripts rows)
   --package-spec SPEC     how package.json names pulumi-xcat (default: this package's
                           directory, as file:, since pulumi-xcat is not published)
   --help                  this text
@@ -43,6 +63,7 @@ interface ImportArgs {
   env: NodeJS.ProcessEnv;
   noderange?: string;
   kinds: Set<string>;
+  with: Set<string>;
   tables: string[];
   exclude: RegExp[];
   includeDefaults: boolean;
@@ -91,6 +112,13 @@ export function parseImportArgs(argv: readonly string[], env: NodeJS.ProcessEnv)
             throw new Error(`--kinds: unknown kind '${kind}'`);
         }
         break;
+      case "--with":
+        parsed.with = new Set(next().split(","));
+        for (const kind of parsed.with) {
+          if (!(CLUSTER_WIDE as readonly string[]).includes(kind))
+            throw new Error(`--with: '${kind}' is not one of ${CLUSTER_WIDE.join(", ")}`);
+        }
+        break;
       case "--tables":
         parsed.tables = next()
           .split(",")
@@ -119,6 +147,7 @@ export function parseImportArgs(argv: readonly string[], env: NodeJS.ProcessEnv)
     env: merged,
     ...(parsed.noderange !== undefined ? { noderange: parsed.noderange } : {}),
     kinds: parsed.kinds ?? new Set(KINDS),
+    with: parsed.with ?? new Set(),
     tables: parsed.tables ?? [],
     exclude: parsed.exclude,
     includeDefaults: parsed.includeDefaults ?? false,
@@ -138,10 +167,17 @@ export async function run(argv: readonly string[]): Promise<number> {
   const settings = settingsFrom(() => undefined, args.env);
   const client = new XcatClient(clientOptionsFor(settings.connection, settings));
   try {
-    const { cluster, left } = await readCluster(client, args);
+    const { cluster, left, findings } = await readCluster(client, args);
     const program = renderProgram(cluster);
     mkdirSync(args.out, { recursive: true });
-    writeProject(args, program, cluster, left);
+    writeProject(args, program, cluster, left, findings);
+    for (const item of left) progress(`left out: ${item}`);
+    if (!args.includeDefaults)
+      progress("  (run again with --include-defaults to take the unchanged defaults too)");
+    if (findings.length > 0) {
+      progress(`${findings.length} things worth a look (kept as they are; also in README.md):`);
+      for (const finding of findings) progress(`  ${finding.text}`);
+    }
     progress(`wrote ${args.out} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return 0;
   } finally {
@@ -149,96 +185,183 @@ export async function run(argv: readonly string[]): Promise<number> {
   }
 }
 
-async function readCluster(
-  client: XcatClient,
-  args: ImportArgs,
-): Promise<{ cluster: ImportedCluster; left: string[] }> {
+/** What an import read, what it left out (and how to include it), and what looks wrong. */
+export interface ReadResult {
+  readonly cluster: ImportedCluster;
+  readonly left: string[];
+  readonly findings: Finding[];
+}
+
+async function readCluster(client: XcatClient, args: ImportArgs): Promise<ReadResult> {
   const excluded = (name: string) => args.exclude.some((pattern) => pattern.test(name));
   const left: string[] = [];
+  const wanted = (kind: string) => {
+    if (!args.kinds.has(kind)) return false;
+    if (args.noderange === undefined || !(CLUSTER_WIDE as readonly string[]).includes(kind)) return true;
+    if (args.with.has(kind)) return true;
+    left.push(`${kind}: --noderange imports part of the cluster; add --with ${kind} to take it too`);
+    return false;
+  };
   const take = async (kind: string, read: () => Promise<Map<string, Readonly<Record<string, string>>>>) => {
-    if (!args.kinds.has(kind)) return new Map<string, Readonly<Record<string, string>>>();
+    if (!wanted(kind)) return new Map<string, Readonly<Record<string, string>>>();
     progress(`reading ${kind}…`);
     const all = await read();
     progress(`  ${all.size} ${kind}`);
     return all;
   };
-  const groups = await take("groups", () => client.groups.getMany("ALLRESOURCES"));
+  // Groups are read whole: what nodes inherit, and which group names are defined, needs all of them.
+  progress("reading groups…");
+  const groups = await client.groups.getMany("ALLRESOURCES");
   const nodes = await take("nodes", () => client.nodes.getMany(args.noderange ?? "ALLRESOURCES"));
   const osimages = await take("osimages", () => client.osimages.getMany("ALLRESOURCES"));
   const networks = await take("networks", () => client.networks.getMany("ALLRESOURCES"));
   const policies = await take("policy", () => client.policy.getMany("ALLRESOURCES"));
   let site: [string, string][] = [];
-  if (args.kinds.has("site")) {
+  if (wanted("site")) {
     progress("reading site…");
     site = Object.entries(await client.globalconf.get()).filter(
       ([key, value]) => value !== "" && !excluded(key),
     );
   }
+  // One request for both; a keyed read of the xcatdefaults row would make xcatd drop the
+  // connection (see client.tables.getRows).
+  progress("reading the nodegroup and postscripts tables…");
+  const { nodegroup = [], postscripts = [] } = await client.tables.getAllRows(["nodegroup", "postscripts"]);
   const tableRows: ImportedCluster["tableRows"][number][] = [];
   if (args.tables.length > 0) {
     progress(`reading tables ${args.tables.join(", ")}…`);
     const rows = await client.tables.getAllRows(args.tables);
     for (const [table, list] of Object.entries(rows)) {
-      for (const row of list as Record<string, string>[]) {
-        const keyColumns = tableSchema(table)?.keys ?? [];
-        const entries = Object.entries(row).filter(([, value]) => value !== "");
-        tableRows.push({
-          table,
-          keys: Object.fromEntries(entries.filter(([column]) => keyColumns.includes(column))),
-          values: Object.fromEntries(entries.filter(([column]) => !keyColumns.includes(column))),
-        });
-      }
+      for (const row of list as Record<string, string>[]) tableRows.push(keyedRow(table, row));
     }
   }
+
+  const xcatdefaults = postscripts.find((row) => row.node === XCATDEFAULTS) ?? {};
   if (!args.includeDefaults) {
     const before = site.length;
-    site = site.filter(([key]) => !XCATCONFIG_SITE_KEYS.has(key));
-    left.push(`${before - site.length} site keys xcatconfig sets (${[...XCATCONFIG_SITE_KEYS].join(", ")})`);
-    for (const priority of XCATCONFIG_POLICIES) policies.delete(priority);
-    left.push(`the policy rows xcatconfig creates (${[...XCATCONFIG_POLICIES].join(", ")})`);
-    left.push("the xcatdefaults postscripts row xCAT applies to every node");
+    site = site.filter(([key, value]) => !isDefaultSiteValue(key, value));
+    if (before > site.length) {
+      left.push(
+        `${before - site.length} site settings that hold the value xcatconfig gives a fresh management node`,
+      );
+    }
+    let defaults = 0;
+    for (const [priority, attributes] of policies) {
+      if (isDefaultPolicy(priority, attributes)) {
+        policies.delete(priority);
+        defaults += 1;
+      }
+    }
+    if (defaults > 0) left.push(`${defaults} policy rows exactly as xcatconfig creates them`);
   }
+  if (wanted("site") || args.includeDefaults) {
+    // The postscripts rows xcatconfig creates (xcatdefaults, service) are cluster-wide, like site.
+    const tookTheTable = args.tables.includes("postscripts");
+    for (const row of postscripts) {
+      const key = row.node ?? "";
+      if (!(key in XCATCONFIG_POSTSCRIPTS) || tookTheTable) continue;
+      const { node: _key, ...columns } = row;
+      if (args.includeDefaults || !isDefaultPostscripts(key, columns))
+        tableRows.push(keyedRow("postscripts", row));
+      else left.push(`the postscripts row '${key}' as xcatconfig creates it`);
+    }
+  }
+
   const groupAttributes = new Map(
     [...groups].map(([name, attributes]) => [name, declaredAttributes(attributes)]),
   );
-  if (args.kinds.has("nodes")) {
-    // What lsdef shows a node from the xcatdefaults row counts as inherited, not as its own.
-    progress("reading the xcatdefaults postscripts…");
-    const [defaults = {}] = await client.tables.getRows("postscripts", { node: XCATDEFAULTS });
-    const row = defaults as Record<string, string | undefined>;
-    groupAttributes.set(XCATDEFAULTS, {
-      ...(row.postscripts ? { postscripts: row.postscripts } : {}),
-      ...(row.postbootscripts ? { postbootscripts: row.postbootscripts } : {}),
-    });
-  }
-  const entries = [...nodes]
-    .filter(([name]) => !excluded(name))
-    .map(([name, attributes]) => ({
-      name,
-      groups: splitGroups(attributes.groups),
-      attributes: ownAttributes(name, attributes, groupAttributes),
-    }));
+  groupAttributes.set(XCATDEFAULTS, {
+    ...(xcatdefaults.postscripts ? { postscripts: xcatdefaults.postscripts } : {}),
+    ...(xcatdefaults.postbootscripts ? { postbootscripts: xcatdefaults.postbootscripts } : {}),
+  });
+  const kept = [...nodes].filter(([name]) => !excluded(name));
+  const entries = kept.map(([name, attributes]) => ({
+    name,
+    groups: splitGroups(attributes.groups),
+    attributes: ownAttributes(name, attributes, groupAttributes),
+  }));
   const { runs, singles } = findRuns(entries);
-  progress(`${entries.length} nodes: ${runs.length} runs, ${singles.length} single nodes`);
-  const named = (map: Map<string, Readonly<Record<string, string>>>) =>
+  const overridden = runs.reduce((sum, run) => sum + Object.keys(run.overrides).length, 0);
+  progress(
+    `${entries.length} nodes: ${runs.length} runs (${overridden} nodes with values of their own), ${singles.length} single nodes`,
+  );
+
+  // With a noderange, only the groups those nodes use and the images they or those groups name.
+  const usedGroups = new Set(entries.flatMap((entry) => entry.groups));
+  const scoped = args.noderange !== undefined;
+  if (scoped) left.push("groups no imported node names, and OS images none of them or their groups uses");
+  const named = (map: ReadonlyMap<string, Readonly<Record<string, string>>>) =>
     [...map]
       .filter(([name]) => !excluded(name))
       .map(([name, attributes]) => [name, declaredAttributes(attributes)] as const);
-  return {
-    cluster: {
-      groups: named(groupAttributes).filter(
-        ([name, attributes]) => name !== XCATDEFAULTS && Object.keys(attributes).length > 0,
-      ),
-      osimages: named(osimages),
-      networks: named(networks),
-      policies: named(policies),
-      site,
-      tableRows,
-      runs,
-      singles,
-    },
-    left,
+  const importedGroups = named(groupAttributes)
+    .filter(
+      ([name]) => args.kinds.has("groups") && name !== XCATDEFAULTS && (!scoped || usedGroups.has(name)),
+    )
+    .map(([name, attributes]) => [name, withoutGroupDefaults(attributes)] as const)
+    .filter(([, attributes]) => Object.keys(attributes).length > 0);
+  const usedImages = new Set(
+    [
+      ...entries.map((entry) => entry.attributes.provmethod),
+      ...importedGroups.map(([, a]) => a.provmethod),
+    ].filter((image) => image !== undefined),
+  );
+  const cluster: ImportedCluster = {
+    groups: importedGroups,
+    osimages: named(osimages).filter(([name]) => !scoped || usedImages.has(name)),
+    networks: named(networks),
+    policies: named(policies),
+    site,
+    tableRows,
+    runs,
+    singles,
   };
+
+  const defined = new Set([
+    ...nodegroup.map((row) => row.groupname ?? ""),
+    ...[...groups]
+      .filter(
+        ([, attributes]) => Object.keys(withoutGroupDefaults(declaredAttributes(attributes))).length > 0,
+      )
+      .map(([name]) => name),
+  ]);
+  const findings = [
+    ...duplicateAddresses(new Map(kept)),
+    ...undefinedGroups(new Map(entries.map((entry) => [entry.name, entry.groups])), defined),
+    ...mistypedAddresses(new Map([...kept, ...cluster.groups, ...cluster.networks])),
+    ...mistypedInterfaces(new Map([...kept, ...cluster.groups])),
+    ...validationFindings(cluster),
+  ];
+  return { cluster, left, findings };
+}
+
+function keyedRow(
+  table: string,
+  row: Readonly<Record<string, string>>,
+): ImportedCluster["tableRows"][number] {
+  const keyColumns = tableSchema(table)?.keys ?? [];
+  const entries = Object.entries(row).filter(([, value]) => value !== "");
+  return {
+    table,
+    keys: Object.fromEntries(entries.filter(([column]) => keyColumns.includes(column))),
+    values: Object.fromEntries(entries.filter(([column]) => !keyColumns.includes(column))),
+  };
+}
+
+function withoutGroupDefaults(attributes: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(attributes).filter(([attribute, value]) => !isDefaultGroupAttribute(attribute, value)),
+  );
+}
+
+/** The @pulumi/pulumi range this package supports (its peerDependencies), for the generated package.json. */
+function supportedPulumiRange(): string {
+  const own = JSON.parse(readFileSync(join(__dirname, "..", "..", "..", "package.json"), "utf8")) as {
+    peerDependencies?: Record<string, string>;
+  };
+  const range = own.peerDependencies?.["@pulumi/pulumi"];
+  if (range === undefined) throw new Error("internal: package.json names no @pulumi/pulumi peer dependency");
+  return range;
 }
 
 function writeProject(
@@ -246,6 +369,7 @@ function writeProject(
   program: ReturnType<typeof renderProgram>,
   cluster: ImportedCluster,
   left: readonly string[],
+  findings: readonly Finding[],
 ): void {
   const file = (name: string, text: string) => writeFileSync(join(args.out, name), text);
   file(
@@ -259,7 +383,7 @@ function writeProject(
         name: "xcat-cluster",
         private: true,
         main: "index.ts",
-        dependencies: { "@pulumi/pulumi": "^3.0.0", "pulumi-xcat": args.packageSpec },
+        dependencies: { "@pulumi/pulumi": supportedPulumiRange(), "pulumi-xcat": args.packageSpec },
         devDependencies: { typescript: "^6.0.0" },
       },
       null,
@@ -297,7 +421,15 @@ function writeProject(
     "",
     ...(left.length > 0 ? left.map((item) => `- ${item}`) : ["- nothing"]),
     "",
-    "Run the import again with `--include-defaults` to take them too.",
+    "Run the import again with `--include-defaults` to take the unchanged defaults too, and with",
+    "`--with site,policy,networks` to take what a `--noderange` import leaves out.",
+    "",
+    "## Worth a look",
+    "",
+    "The import keeps every value as the server holds it, so the first `pulumi up` changes nothing.",
+    "These looked wrong; fix them in the program (and so on the server) if they are:",
+    "",
+    ...(findings.length > 0 ? findings.map((finding) => `- ${finding.text}`) : ["- nothing"]),
     "",
     "## Secrets",
     "",

@@ -18,4 +18,9 @@ export class GroupsApi extends NamedObjects {
   constructor(engine: Engine) {
     super(engine, { prefix: "groups", param: "groupname", what: "group name" });
   }
+
+  /** Never: lsdef computes a group's `members` from the nodes that name it, so it differs per group. */
+  protected override sharesAdditions(): Promise<boolean> {
+    return Promise.resolve(false);
+  }
 }

@@ -3,10 +3,12 @@
  * energy, service processor, boot, vitals, inventory, event log, beacon, updatenode, xdsh, xdcp,
  * virtual machines, nodels). Method names are the route ids of src/contract/routes.ts.
  */
+import { isPerNodeTemplate } from "../../contract/per-node-values";
 import type { Engine } from "../engine";
 import { attributeListSegment, keywordSegment, noderangeSegment } from "../names";
 import { bootstateOf, cleanStatus } from "../quirks";
 import type { AttributeInput, CallOptions } from "../types";
+import { GroupsApi } from "./groups";
 import { type CreateOptions, type DeleteOptions, NamedObjects } from "./objects";
 import {
   attributeMaps,
@@ -100,8 +102,31 @@ const asList = (value: string | readonly string[]) => (typeof value === "string"
  * ```
  */
 export class NodesApi extends NamedObjects {
+  /** Reads the raw definitions of groups, for `sharesAdditions`. */
+  readonly #groups: GroupsApi;
+
   constructor(engine: Engine) {
     super(engine, { prefix: "nodes", param: "noderange", what: "node name" });
+    this.#groups = new GroupsApi(engine);
+  }
+
+  /**
+   * Whether nodes created with `wire` inherit the same values: yes unless one of their groups
+   * holds a per-node template (see per-node-values.ts), which xCAT expands by each node's name.
+   * Groups are read raw (lsdef -t group keeps templates as they are), all of them in one request;
+   * a group no row defines gives nothing. Any template counts, even for an attribute the first
+   * node did not show: one that expands to nothing for some node hides the attribute for that
+   * node alone (Table.pm transRegexAttrs returns undef, 2678 and 2700).
+   */
+  protected override async sharesAdditions(wire: Readonly<Record<string, string>>): Promise<boolean> {
+    const groups = (wire.groups ?? "").split(",").filter((group) => group !== "");
+    if (groups.length === 0) return true;
+    const definitions = await this.#groups.getMany(groups);
+    return ![...definitions.values()].some((attributes) =>
+      Object.entries(attributes).some(
+        ([attribute, value]) => attribute !== "members" && isPerNodeTemplate(value),
+      ),
+    );
   }
 
   #nr(noderange: Noderange): { noderange: string } {

@@ -4,6 +4,7 @@
  * namespace extends {@link NamedObjects} and adds its own routes.
  */
 import { ObjectAttributeMaps, StringList } from "../../contract/envelope";
+import { isPerNodeTemplate } from "../../contract/per-node-values";
 import { Coalescer } from "../coalescer";
 import { type Answer, type CallSpec, type CreateCheck, type Engine, parseBody } from "../engine";
 import { createXcatError, isNotFound, isXcatError } from "../errors";
@@ -78,10 +79,18 @@ export abstract class NamedObjects {
   #writeQueue: Coalescer<string, DeleteResult | undefined> | undefined;
   /** Answers of {@link knowsAttribute}, by attribute. */
   readonly #knownAttributes = new Map<string, Promise<boolean | undefined>>();
-  /** What xCAT adds to created objects, by the shape of what was sent (see `reportAfterCreate`). */
+  /**
+   * What xCAT adds to created objects, by the shape of what was sent (see `reportAfterCreate`);
+   * `added` is undefined for a shape whose additions differ between objects (each is read back).
+   */
   readonly #derived = new Map<
     string,
-    { readonly seq: number; readonly at: number; readonly added: Attributes }
+    { readonly seq: number; readonly at: number; readonly added: Attributes | undefined }
+  >();
+  /** The pending decision whether a shape's additions are shared, so concurrent creates ask once. */
+  readonly #sharing = new Map<
+    string,
+    { readonly seq: number; readonly at: number; readonly shared: Promise<boolean> }
   >();
 
   protected constructor(engine: Engine, spec: ObjectTypeSpec) {
@@ -385,11 +394,17 @@ export abstract class NamedObjects {
 
   /**
    * What xCAT reports for `name` right after this client created it with `sent`, as `get` would
-   * answer, without a read per object where that can be known. What xCAT adds to a created object
-   * (a node's values inherited from its groups, the default postscripts) depends only on what was
-   * sent for it: its groups and which attributes it sets. So the first object of each such shape
-   * is read back, what xCAT added to it is kept, and the next objects of that shape are answered
-   * with it plus what was sent for them. Kept only while nothing this client wrote could have
+   * answer, without a read per object where that is provably the same. What xCAT adds to a
+   * created object (a node's values inherited from its groups, the default postscripts) comes
+   * from rows keyed by its groups and from the xcatdefaults row, so it is the same for every
+   * object sent with the same groups, the same attribute names and the same condition values,
+   * except where xCAT derives a value from the object's own name: a per-node template
+   * (`|pattern|replacement|`, `/pattern/replacement/`, see per-node-values.ts) in one of its
+   * groups or in what was sent, which each node expands to its own ip or bmc; and a group's
+   * `members`. So the first object of each shape is read back, and `sharesAdditions` decides from
+   * the raw definitions of its groups (one read per shape) whether the next objects of that shape
+   * are answered with what xCAT added to it plus what was sent for them, or each read back (the
+   * read batcher merges those reads). Kept only while nothing this client wrote could have
    * changed it (a write to a group, a table or the whole type; see {@link WriteLog}) and for at
    * most a minute (changes by others show up after that, or at the next refresh), and only when
    * xCAT reported every sent value unchanged (not so for list attributes it extends). Without
@@ -411,20 +426,41 @@ export abstract class NamedObjects {
     const conditions = conditionAttributes(type).map((attribute) => wire[attribute] ?? null);
     const shape = JSON.stringify([wire.groups ?? null, conditions, Object.keys(wire).sort()]);
     const typeWrite = batching.writes.lastWrite(type, "");
+    const fresh = (entry: { readonly seq: number; readonly at: number }) =>
+      entry.seq >= typeWrite.seq && batching.now() - entry.at < DERIVED_TTL_MS;
     const known = this.#derived.get(shape);
-    if (known !== undefined && known.seq >= typeWrite.seq && batching.now() - known.at < DERIVED_TTL_MS) {
-      return { ...known.added, ...wire };
+    if (known !== undefined && fresh(known)) {
+      return known.added === undefined ? this.get(name) : { ...known.added, ...wire };
     }
     const seq = batching.writes.seq;
     const at = batching.now();
     const reported = await this.get(name);
-    if (Object.entries(wire).every(([attribute, value]) => reported[attribute] === value)) {
+    const keptAsSent = Object.entries(wire).every(
+      ([attribute, value]) => reported[attribute] === value && !isPerNodeTemplate(value),
+    );
+    if (keptAsSent) {
+      let sharing = this.#sharing.get(shape);
+      if (sharing === undefined || !fresh(sharing)) {
+        sharing = { seq, at, shared: this.sharesAdditions(wire) };
+        this.#sharing.set(shape, sharing);
+      }
       const added = Object.fromEntries(
         Object.entries(reported).filter(([attribute]) => !(attribute in wire)),
       );
-      this.#derived.set(shape, { seq, at, added });
+      const shared = await sharing.shared;
+      this.#derived.set(shape, { seq: sharing.seq, at: sharing.at, added: shared ? added : undefined });
     }
     return reported;
+  }
+
+  /**
+   * Whether what xCAT adds to an object created with `wire` is the same for every object of its
+   * type created with the same shape (see `reportAfterCreate`). Objects other than nodes and
+   * groups inherit nothing and are read raw (DBobjUtils.pm getobjdefs, `keep_raw`), so what xCAT
+   * adds to them does not depend on their name; node and group namespaces override this.
+   */
+  protected sharesAdditions(_wire: Readonly<Record<string, string>>): Promise<boolean> {
+    return Promise.resolve(true);
   }
 
   /**

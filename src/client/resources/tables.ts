@@ -4,6 +4,7 @@
  * passwd, networks, ...) by their key columns.
  */
 import { z } from "zod";
+import { tableSchema } from "../../contract/schema";
 import { type Answer, type Engine, parseBody } from "../engine";
 import { attributeListSegment, keysSegment, noderangeSegment, tableListSegment } from "../names";
 import { withoutSource } from "../quirks";
@@ -32,6 +33,16 @@ function rows(answer: Answer): Record<string, TableRow[]> {
   }
   return out;
 }
+
+/**
+ * A keyed row read (getAttribs) never asks a real xcatd for the `node` column: tabutils answers
+ * each column at the top level of its response, and xcatd's command log takes a top-level `node`
+ * for its per-node structure and dies on it, so the connection ends without an answer and
+ * xcatws says 503 "communication with the xCAT server seems to have been ended prematurely"
+ * (xcatd cmdlog_collectlog 3499-3509 at master, the same on 2.16.5 to 2.18.2; measured on 2.19;
+ * docs/xcat-behavior-found.md). The node is known from the keys anyway.
+ */
+const DROPS_THE_CONNECTION = "node";
 
 /**
  * Database tables.
@@ -139,6 +150,8 @@ export class TablesApi {
 
   /**
    * The row matching all `keys` (xCAT returns only the first match), or `[]` when none matches.
+   * In a table with a `node` column the row carries `node` only when it is one of the keys (see
+   * {@link DROPS_THE_CONNECTION}).
    *
    * @example
    * ```ts
@@ -151,6 +164,10 @@ export class TablesApi {
     attrs?: readonly string[],
     options?: CallOptions,
   ): Promise<TableRow[]> {
+    const columns = tableSchema(table)?.columns;
+    if (attrs === undefined && columns?.includes(DROPS_THE_CONNECTION)) {
+      return this.getRowsAttrs(table, keys, columns, options);
+    }
     if (attrs !== undefined) return this.getRowsAttrs(table, keys, attrs, options);
     const answer = await this.#engine.call({
       route: "tables.getRows",
@@ -162,7 +179,8 @@ export class TablesApi {
   }
 
   /**
-   * Selected columns of the row matching `keys`, or `[]`.
+   * Selected columns of the row matching `keys`, or `[]`. The `node` column is taken from `keys`
+   * rather than asked for (see {@link DROPS_THE_CONNECTION}).
    *
    * @example
    * ```ts
@@ -175,17 +193,26 @@ export class TablesApi {
     attrs: readonly string[],
     options?: CallOptions,
   ): Promise<TableRow[]> {
+    const asked = attrs.filter((column) => column !== DROPS_THE_CONNECTION);
+    const node = attrs.includes(DROPS_THE_CONNECTION) ? keys[DROPS_THE_CONNECTION] : undefined;
+    if (asked.length === 0) {
+      throw new Error(
+        `tables.getRowsAttrs: cannot read only the 'node' column of ${table}: xcatd drops the connection ` +
+          "when a keyed row read returns it; read other columns, or the whole table with getAllRows",
+      );
+    }
     const answer = await this.#engine.call({
       route: "tables.getRowsAttrs",
       params: {
         tablelist: tableListSegment(table),
         keys: keysSegment(keys),
-        attrs: attributeListSegment(attrs, "column name"),
+        attrs: attributeListSegment(asked, "column name"),
       },
       options,
       noRowsOk: true,
     });
-    return rows(answer)[table] ?? [];
+    const found = rows(answer)[table] ?? [];
+    return node === undefined ? found : found.map((row) => ({ [DROPS_THE_CONNECTION]: node, ...row }));
   }
 
   /**

@@ -8,6 +8,7 @@ import {
   KEYS_FOR_SINGLE_TABLE_ONLY,
   NO_NODES_IN_NODERANGE,
   noSuchTable,
+  SERVICE_UNAVAILABLE,
   tableNotInUri,
 } from "../../contract/messages";
 import { empty, type HandlerContext, json, type Output, verifiedNodes } from "../http/context";
@@ -89,14 +90,23 @@ export function getRows(ctx: HandlerContext): Output {
   const table = singleTable(ctx);
   ctx.authorize("getAttribs", { failure: rowFailure([table]) });
   const attrs = ctx.pathParams.attrs?.split(",").filter((a) => a !== "");
+  let row: Record<string, string>;
   try {
-    return json({ [table]: [ctx.store.tables.firstRow(table, parseKeys(keysText), attrs)] }, false);
+    row = ctx.store.tables.firstRow(table, parseKeys(keysText), attrs);
   } catch (error) {
     // tablerowhdl reports any error of an unknown table as "No such table".
     if (error instanceof CommandError && error.messages[0]?.startsWith("No such table"))
       throw rowFailure([table])();
     throw error;
   }
+  // tabutils getAttribs answers each column at the top level of its response (tabutils.pm
+  // 3073-3082 at master), so a row with a `node` column gives `node => ["n01"]`. xcatd's command
+  // log then takes that for its per-node structure and dies on `$node->{name}` ("Can't use
+  // string ... as a HASH ref", xcatd cmdlog_collectlog 3499-3509; 2.16.5 3466-3476) before
+  // `serverdone`, and xcatws answers 503 (xcatws.cgi sendRequest 3428-3429). Measured on xCAT
+  // 2.19: GET /tables/postscripts/rows/node=xcatdefaults answers that every time.
+  if (row.node !== undefined && row.node !== "") throw new WebError(503, SERVICE_UNAVAILABLE);
+  return json({ [table]: [row] }, false);
 }
 
 export function setRows(ctx: HandlerContext): Output {

@@ -1,0 +1,124 @@
+/**
+ * Import of a realistically messy cluster (issue #27: two racks of 12 nodes, regex group values,
+ * site settings of the admin's own, typos, a duplicate IP and MAC), through the real engine: the
+ * program keeps the admin's site values and leaves out unchanged defaults, names what looks wrong
+ * by node without changing it, writes each rack as a loop with the odd nodes as overrides, keeps
+ * every line within 120 columns, adopts everything without a write and previews clean.
+ */
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { run as importCluster } from "../../src/cli/import/run";
+import { XcatClient } from "../../src/client";
+import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import { MESSY, seedMessyCluster } from "./support/messy-cluster";
+import { PulumiWorkspace } from "./support/pulumi-workspace";
+
+const XCAT_PASSWORD = "messy-e2e";
+
+function writes(emulator: RunningEmulator): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(emulator.stats().byRoute).filter(
+      ([route]) => /^(POST|PUT|DELETE|PATCH) /.test(route) && route !== "POST /tokens",
+    ),
+  );
+}
+
+describe("pulumi-xcat import of a messy cluster", () => {
+  let emulator: RunningEmulator;
+  let out: string;
+  let workspace: PulumiWorkspace;
+  let program: string;
+  let readme: string;
+  let output = "";
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ password: XCAT_PASSWORD });
+    const admin = new XcatClient({ url: emulator.url, username: "root", password: XCAT_PASSWORD });
+    await seedMessyCluster(admin);
+    await admin.close();
+    out = await mkdtemp(join(tmpdir(), "pulumi-xcat-import-messy-"));
+    process.env.XCAT_PASSWORD = XCAT_PASSWORD;
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+      output += String(chunk);
+      return write(chunk, ...rest);
+    }) as typeof process.stderr.write;
+    try {
+      expect(await importCluster(["--url", emulator.url, "--username", "root", "--out", out])).toBe(0);
+    } finally {
+      process.stderr.write = write;
+      delete process.env.XCAT_PASSWORD;
+    }
+    program = await readFile(join(out, "index.ts"), "utf8");
+    readme = await readFile(join(out, "README.md"), "utf8");
+    workspace = await PulumiWorkspace.create({ programDir: out, sandboxDir: inject("e2eSandbox") });
+    await workspace.setConfig("xcat:url", emulator.url);
+    await workspace.setConfig("xcat:username", "root");
+    await workspace.setConfig("xcat:password", XCAT_PASSWORD, { secret: true });
+  });
+
+  afterAll(async () => {
+    await workspace?.dispose();
+    await emulator?.close();
+    if (out) await rm(out, { recursive: true, force: true });
+  });
+
+  it("keeps the admin's site values and leaves out the unchanged defaults, saying so", () => {
+    for (const [key, value] of Object.entries(MESSY.site)) {
+      expect(program).toContain(`{ name: "${key}", value: "${value}" }`);
+    }
+    expect(program).not.toContain('"db2installloc"');
+    expect(program).not.toContain('"blademaxp"');
+    expect(program).not.toContain("grouptype");
+    expect(output).toMatch(/left out: \d+ site settings that hold the value xcatconfig gives/);
+    expect(readme).toMatch(/- \d+ policy rows exactly as xcatconfig creates them/);
+    expect(readme).toContain("--include-defaults");
+  });
+
+  it("lists the duplicate IP, the duplicate MAC, the undefined group and the malformed bmc by node", () => {
+    const expected = [
+      `duplicate ip ${MESSY.duplicateIp.value}: ${MESSY.duplicateIp.nodes.join(", ")}`,
+      `duplicate mac ${MESSY.duplicateMac.value}: ${MESSY.duplicateMac.nodes.join(", ")}`,
+      `group '${MESSY.undefinedGroup.group}' is named by ${MESSY.undefinedGroup.node} but defined nowhere (did you mean '${MESSY.undefinedGroup.closest}'?)`,
+      `${MESSY.malformedBmc.node}: bmc=${MESSY.malformedBmc.value} looks like a mistyped IP address`,
+      `${MESSY.mistypedNic.node}: installnic=${MESSY.mistypedNic.value} does not look like an interface name`,
+    ];
+    for (const text of expected) {
+      expect(output).toContain(text);
+      expect(readme).toContain(text);
+    }
+  });
+
+  it("writes each rack as a loop, the odd nodes as overrides, no line over 120 columns", () => {
+    expect(program).toContain("for (const run of computeRuns)");
+    expect(program).toContain('{ prefix: "r01n", first: 1, last: 12, groups: ["compute","rack01","all"]');
+    expect(program).toContain('{ prefix: "r02n", first: 1, last: 12, groups: ["compute","rack02","all"]');
+    expect(program).toContain(
+      `${MESSY.malformedBmc.node}: { attributes: { bmc: "${MESSY.malformedBmc.value}" } },`,
+    );
+    expect(program).toContain(
+      `${MESSY.mistypedNic.node}: { attributes: { installnic: "${MESSY.mistypedNic.value}" } },`,
+    );
+    expect(program).not.toMatch(/new xcat\.Node\("r0/); // no node written one by one
+    expect(program.split("\n").filter((line) => line.length > 120)).toEqual([]);
+  });
+
+  it("pins @pulumi/pulumi to the range the package supports", async () => {
+    const generated = JSON.parse(await readFile(join(out, "package.json"), "utf8"));
+    const own = JSON.parse(await readFile(join(import.meta.dirname, "../../package.json"), "utf8"));
+    expect(generated.dependencies["@pulumi/pulumi"]).toBe(own.peerDependencies["@pulumi/pulumi"]);
+  });
+
+  it("the first up sends no write and the next preview has no changes", async () => {
+    const snapshot = emulator.state.snapshot();
+    const before = writes(emulator);
+    const changes = await workspace.up();
+    expect(Object.keys(changes)).toEqual(["create"]);
+    expect(writes(emulator)).toEqual(before);
+    expect(emulator.state.snapshot()).toBe(snapshot);
+    const preview = await workspace.preview(["--expect-no-changes"]);
+    expect(Object.keys(preview.changeSummary)).toEqual(["same"]);
+  });
+});
