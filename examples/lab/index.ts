@@ -183,7 +183,7 @@ for (let i = 1; i <= vmCount; i++) {
         mgt: "kvm",
         vmhost: kvmHost.name,
         ip: `10.0.0.${100 + i}`,
-        mac: `52:54:00:00:01:${hex(i)}`,
+        mac: `52:54:00:01:00:${hex(i)}`, // apart from the racks' 52:54:00:00:RR:SS
         provmethod: installImage.name,
       },
     },

@@ -111,7 +111,7 @@ describe("examples/ci/review.sh: approved is applied", () => {
     await ws.setConfig("computeOs", "rhels9.5");
     const review = await script("preview");
     expect(review.exitCode, review.stderr).toBe(0);
-    expect(review.stdout).toMatch(/4 nodes re-imaged by a Deployment: r01n\[01-04\]/);
+    expect(review.stdout).toMatch(/4 nodes deployed by a Deployment: r01n\[01-04\]/);
     expect(existsSync(join(reviewDir, "plan.json"))).toBe(true);
 
     // After the approval the program changed (a login node added): the plan no longer holds.

@@ -58,8 +58,10 @@ describe.skipIf(realNode !== undefined)(
         });
 
       const base = await script("base");
-      expect(base.exitCode, base.stderr).toBe(0);
-      expect(base.stdout).toMatch(/r01n\[01-32\]: .*booted 32/);
+      expect(base.exitCode, `${base.stdout}\n${base.stderr}`).toBe(0);
+      // The canary node first (Deployment's default canary: 1), then the rest in batches.
+      expect(base.stdout).toMatch(/r01n01: .*booted 1/);
+      expect(base.stdout).toMatch(/r02n\[02-32\]: .*booted 31/);
 
       // The pull request: the compute image rolled to rhels9.5, login02 added, the VM vm01 retired.
       await ws.setConfig("computeOs", "rhels9.5");

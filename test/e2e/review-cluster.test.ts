@@ -34,6 +34,14 @@ describe("pulumi-xcat review of a hand-made cluster's change", () => {
       await admin.nodes.create(`r03n${pad(i)}`, { groups: "rack03,compute,all", ip: `10.3.0.${i}` });
     }
     await admin.nodes.create("legacy01", { groups: "legacy,all", ip: "10.66.9.9" });
+    // The image the change deploys exists, as on a real cluster: preview checks it (a read).
+    await admin.osimages.create("rocky9.4-x86_64-netboot-compute", {
+      imagetype: "linux",
+      provmethod: "netboot",
+      osvers: "rocky9.4",
+      osarch: "x86_64",
+      profile: "compute",
+    });
     await admin.close();
     workspace = await PulumiWorkspace.create({
       programDir: resolve(import.meta.dirname, "programs/review-cluster"),

@@ -269,11 +269,11 @@ describe("suspicious data", () => {
       "duplicate mac aa:bb:cc:00:00:01: n01, n02",
     ]);
   });
-  it("names groups no definition holds, with the closest defined name", () => {
+  it("names groups no definition holds that look like a typo of a defined one, not plain tags", () => {
     const findings = undefinedGroups(
       new Map([
         ["r02n03", ["compute", "rack1"]],
-        ["r02n04", ["compute", "rack02"]],
+        ["r02n04", ["compute", "rack02", "all", "tagonly"]],
       ]),
       new Set(["compute", "rack01", "rack02"]),
     );

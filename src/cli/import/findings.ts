@@ -3,7 +3,7 @@
  * as the server holds it (so its first `up` changes nothing) and the admin reads what looks wrong.
  * - addresses two nodes share: `ip`, `bmc`, and each entry of `mac` (xCAT's `mac` holds several,
  *   separated by `|`, each optionally followed by `!hostname`; compared case-blind);
- * - groups a node names that no group definition holds, with the closest defined name;
+ * - groups a node names that no group definition holds but that look like a typo of a defined one;
  * - values that look like mistyped IPv4 addresses (a letter O or l among digits, an octet over 255)
  *   and interface names that look like misspelt common ones (`eht0`);
  * - values the provider's own check refuses (they would fail `pulumi preview` as imported).
@@ -66,7 +66,12 @@ export function duplicateAddresses(nodes: ReadonlyMap<string, Attributes>): Find
   return findings;
 }
 
-/** Groups nodes name that are defined nowhere, with the closest defined group's name. */
+/**
+ * Groups nodes name that are defined nowhere but look like a typo of a defined one (with its
+ * name). A group without a definition is ordinary in xCAT: a plain tag (`all`, `rack01`) needs no
+ * nodegroup row and inherits nothing, so only the near-misses (`rack1` beside `rack01`) are
+ * worth an admin's look.
+ */
 export function undefinedGroups(
   nodes: ReadonlyMap<string, readonly string[]>,
   defined: ReadonlySet<string>,
@@ -77,16 +82,15 @@ export function undefinedGroups(
       if (!defined.has(group)) users.set(group, [...(users.get(group) ?? []), node]);
     }
   }
-  return [...users].map(([group, names]) => {
+  return [...users].flatMap(([group, names]) => {
     const closest = closestName(group, defined);
-    return {
-      kind: "undefined-group" as const,
-      text:
-        `group '${group}' is named by ${nameList(names)} but defined nowhere` +
-        (closest === undefined
-          ? " (no values of its own: fine for a plain tag)"
-          : ` (did you mean '${closest}'?)`),
-    };
+    if (closest === undefined) return [];
+    return [
+      {
+        kind: "undefined-group" as const,
+        text: `group '${group}' is named by ${nameList(names)} but defined nowhere (did you mean '${closest}'?)`,
+      },
+    ];
   });
 }
 
