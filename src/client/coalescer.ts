@@ -2,21 +2,49 @@
  * Merges calls that can share one request (reads of one type, deletes of one type, equal updates)
  * by queueing them behind the request already in flight for the same lane.
  *
- * Why behind the in-flight request and not by a timer or a rate: a management node answers a
- * request in ~0.3 s or more (xcat-behavior.md section 10), and the engine sends the next provider
- * call as soon as an earlier one finishes. So calls trickle in while a request is being answered;
- * holding them until it is answered costs them nothing they would not have paid anyway (the node
- * is busy) and turns a stream of single requests into one request per round trip. When nothing is
- * in flight a call goes out on the next turn of the event loop, so a lone call does not wait, and
- * against a fast server (the plain emulator) rounds are short and the behaviour is as before.
- * With `refill` a free lane also waits, briefly, for the callers of the request that just
- * finished to send their next calls (see {@link CoalescerOptions.refill}).
+ * Why behind the in-flight request: a management node answers a request in ~0.3 s or more
+ * (xcat-behavior.md section 10), and the engine sends the next provider call as soon as an earlier
+ * one finishes. So calls trickle in while a request is being answered; holding them until it is
+ * answered costs them nothing they would not have paid anyway (the node is busy) and turns a
+ * stream of single requests into one request per round trip.
+ *
+ * With a {@link HoldPolicy} a free lane also holds its calls, for at most what one request costs
+ * on that server (measured as the run goes), so that the calls still arriving join them; it sends
+ * at once when no further call can come (every caller is waiting on us) or the batch is full.
+ * Why bounded by a request's cost: sending part of the calls now and the rest behind it takes two
+ * round trips; holding them all for up to one round trip never takes longer than that, and saves
+ * the management node a request whenever the rest arrive in time. Why measured, not fixed: how
+ * fast a real engine hands over its next calls and how fast a real management node answers vary
+ * with load (issue #25: a fixed 50 ms quiet time split a roll into merges of 2-8 nodes on a real
+ * xCAT), and a fast server (the plain emulator) should not be held back at all.
+ * Without a hold policy a call to an idle lane waits `windowMs` (or the next turn of the event loop).
  */
+
+import { RequestLatency } from "./request-latency";
 
 /** What one queued call ended with. */
 export type Outcome<R> =
   | { readonly ok: true; readonly value: R }
   | { readonly ok: false; readonly error: unknown };
+
+/** How long a free lane holds its calls for others to join; see the file comment for why. */
+export interface HoldPolicy {
+  /**
+   * What one request costs the server now, in ms (e.g. a {@link RequestLatency}), used until the
+   * lane has measured its own requests; `undefined` before anything was measured.
+   */
+  readonly requestMs: () => number | undefined;
+  /**
+   * True when no further call can arrive before one of the calls under way is answered: every
+   * caller there can be is waiting on us. The lane then sends without waiting out the hold.
+   */
+  readonly nothingMoreCanCome?: (() => boolean) | undefined;
+  /** The longest hold in ms, however slow requests are. Default {@link MAX_HOLD_MS}. */
+  readonly maxMs?: number | undefined;
+}
+
+/** The longest a lane holds calls by default: past this, latency matters more than a request saved. */
+export const MAX_HOLD_MS = 2_000;
 
 export interface CoalescerOptions<I, R> {
   /**
@@ -28,19 +56,8 @@ export interface CoalescerOptions<I, R> {
   readonly maxBatchSize?: number | undefined;
   /** Milliseconds a call waits for others when nothing is in flight; 0 = the next turn of the event loop. Default 0. */
   readonly windowMs?: number | undefined;
-  /**
-   * Wait for the callers of a finished request to come back before sending the next one (instead
-   * of `windowMs`). Why: a caller that drives a fixed number of calls at once (the Pulumi engine,
-   * `--parallel` steps) sends its next calls only when earlier ones are answered, a few
-   * milliseconds later. Sending what is queued at once would split the calls into two groups that
-   * take turns (one call, then the other 63 of 64, again and again) and cost a round trip per
-   * group; waiting for them merges all of them into one request per round trip. So when a lane
-   * has nothing in flight it sends once as many calls have joined as the request that just
-   * finished held, or no call has joined for `quietMs`, or `maxMs` have passed since it became
-   * free; a call to an idle lane waits for `quietMs` of quiet too. Worth it where a request costs
-   * far more than `maxMs` (a management node: ~0.3 s or more).
-   */
-  readonly refill?: { readonly quietMs: number; readonly maxMs: number } | undefined;
+  /** Hold calls in a free lane while more are coming (see {@link HoldPolicy}); replaces `windowMs`. */
+  readonly hold?: HoldPolicy | undefined;
 }
 
 interface Waiter<I, R> {
@@ -53,20 +70,8 @@ interface Lane<I, R> {
   queue: Waiter<I, R>[];
   inFlight: number;
   scheduled: boolean;
-  /** With `refill`, while the lane is free and waiting for calls to join. */
-  wait: RefillWait | undefined;
-}
-
-interface RefillWait {
-  /** When the lane became free (ms, performance.now()). */
-  readonly since: number;
-  /** When the last call joined. */
-  lastJoin: number;
-  /** Calls that joined since. */
-  joined: number;
-  /** Calls the finished request held (infinite for a lane that was idle). */
-  readonly expected: number;
-  timer: ReturnType<typeof setTimeout> | undefined;
+  /** With a hold policy, while the lane is free and holds calls: since when, and the timer that ends it. */
+  hold: { readonly since: number; cancel: (() => void) | undefined; ticked: boolean } | undefined;
 }
 
 /** Counters of one coalescer. */
@@ -89,14 +94,16 @@ export class Coalescer<I, R> {
   readonly #run: CoalescerOptions<I, R>["run"];
   readonly #maxBatchSize: number;
   readonly #windowMs: number;
-  readonly #refill: CoalescerOptions<I, R>["refill"];
+  readonly #hold: HoldPolicy | undefined;
+  /** What this coalescer's own requests take (they may cost more than the server's average). */
+  readonly #latency = new RequestLatency();
   readonly #lanes = new Map<string, Lane<I, R>>();
 
   constructor(options: CoalescerOptions<I, R>) {
     this.#run = options.run;
     this.#maxBatchSize = options.maxBatchSize ?? 100;
     this.#windowMs = options.windowMs ?? 0;
-    this.#refill = options.refill;
+    this.#hold = options.hold;
   }
 
   /** Queues `item` on `lane`; resolves with its own outcome. */
@@ -104,24 +111,20 @@ export class Coalescer<I, R> {
     this.stats.calls += 1;
     let state = this.#lanes.get(lane);
     if (state === undefined) {
-      state = { queue: [], inFlight: 0, scheduled: false, wait: undefined };
+      state = { queue: [], inFlight: 0, scheduled: false, hold: undefined };
       this.#lanes.set(lane, state);
     }
     const current = state;
     return new Promise<R>((resolve, reject) => {
       current.queue.push({ item, resolve, reject });
-      if (current.wait !== undefined) {
-        current.wait.joined += 1;
-        current.wait.lastJoin = performance.now();
-      }
       if (current.queue.length >= this.#maxBatchSize) this.#flush(lane, current);
       else this.#schedule(lane, current);
     });
   }
 
   #schedule(lane: string, state: Lane<I, R>): void {
-    if (this.#refill !== undefined) {
-      if (state.inFlight === 0) this.#awaitRefill(lane, state, this.#refill);
+    if (this.#hold !== undefined) {
+      if (state.inFlight === 0) this.#considerHold(lane, state, this.#hold);
       return;
     }
     if (state.scheduled || state.inFlight > 0 || state.queue.length === 0) return;
@@ -134,31 +137,51 @@ export class Coalescer<I, R> {
     else setImmediate(flush);
   }
 
-  /** Sends the queue of a free lane when the refill rule says so (see `refill`), else sets a timer for it. */
-  #awaitRefill(lane: string, state: Lane<I, R>, refill: { quietMs: number; maxMs: number }): void {
-    const now = performance.now();
-    state.wait ??= {
-      since: now,
-      lastJoin: now,
-      joined: 0,
-      expected: Number.POSITIVE_INFINITY,
-      timer: undefined,
-    };
-    const wait = state.wait;
-    if (wait.timer !== undefined) clearTimeout(wait.timer);
-    wait.timer = undefined;
-    const due = Math.min(wait.lastJoin + refill.quietMs, wait.since + refill.maxMs);
-    if (wait.joined >= wait.expected || due <= now) this.#release(lane, state);
-    else wait.timer = setTimeout(() => this.#release(lane, state), due - now);
+  /** How long a free lane may hold its calls now, in ms. */
+  #holdLimitMs(hold: HoldPolicy): number {
+    const cost = this.#latency.ms ?? hold.requestMs() ?? 0;
+    return Math.min(hold.maxMs ?? MAX_HOLD_MS, cost);
   }
 
-  /** Ends a refill wait: sends what is queued, or forgets the lane when nothing came. */
-  #release(lane: string, state: Lane<I, R>): void {
-    if (state.wait?.timer !== undefined) clearTimeout(state.wait.timer);
-    state.wait = undefined;
-    if (state.inFlight > 0) return;
-    if (state.queue.length === 0) this.#lanes.delete(lane);
-    else this.#flush(lane, state);
+  /**
+   * Sends the queue of a free lane when the hold is over (see {@link HoldPolicy}), else makes sure
+   * a timer looks again when it will be. A hold always lasts into the next turn of the event loop,
+   * so calls made together are sent together even before any request was measured.
+   */
+  #considerHold(lane: string, state: Lane<I, R>, hold: HoldPolicy): void {
+    if (state.queue.length === 0) {
+      this.#endHold(state);
+      this.#lanes.delete(lane);
+      return;
+    }
+    const now = performance.now();
+    state.hold ??= { since: now, cancel: undefined, ticked: false };
+    const current = state.hold;
+    const due = current.since + this.#holdLimitMs(hold);
+    const over = current.ticked && due <= now;
+    if (over || state.queue.length >= this.#maxBatchSize || hold.nothingMoreCanCome?.() === true) {
+      this.#flush(lane, state);
+      return;
+    }
+    if (current.cancel !== undefined) return;
+    const look = () => {
+      current.cancel = undefined;
+      current.ticked = true;
+      if (state.hold === current && state.inFlight === 0) this.#considerHold(lane, state, hold);
+    };
+    const wait = due - now;
+    if (wait > 0) {
+      const timer = setTimeout(look, wait);
+      current.cancel = () => clearTimeout(timer);
+    } else {
+      const immediate = setImmediate(look);
+      current.cancel = () => clearImmediate(immediate);
+    }
+  }
+
+  #endHold(state: Lane<I, R>): void {
+    state.hold?.cancel?.();
+    state.hold = undefined;
   }
 
   #flush(lane: string, state: Lane<I, R>): void {
@@ -173,10 +196,8 @@ export class Coalescer<I, R> {
   #send(lane: string, state: Lane<I, R>, batch: Waiter<I, R>[]): void {
     this.stats.batches += 1;
     state.inFlight += 1;
-    if (state.wait !== undefined) {
-      clearTimeout(state.wait.timer);
-      state.wait = undefined;
-    }
+    this.#endHold(state);
+    const sent = performance.now();
     let run: Promise<readonly Outcome<R>[]>;
     try {
       run = this.#run(
@@ -189,6 +210,7 @@ export class Coalescer<I, R> {
     run
       .then(
         (outcomes) => {
+          this.#latency.record(performance.now() - sent);
           batch.forEach((waiter, index) => {
             const outcome = outcomes[index];
             if (outcome === undefined)
@@ -203,11 +225,8 @@ export class Coalescer<I, R> {
       )
       .finally(() => {
         state.inFlight -= 1;
-        if (this.#refill !== undefined && state.inFlight === 0) {
-          const now = performance.now();
-          state.wait = { since: now, lastJoin: now, joined: 0, expected: batch.length, timer: undefined };
-          this.#awaitRefill(lane, state, this.#refill);
-        } else if (state.inFlight === 0 && state.queue.length === 0) this.#lanes.delete(lane);
+        if (state.inFlight === 0 && state.queue.length === 0) this.#lanes.delete(lane);
+        // The callers of this batch come back with their next calls now: a new hold starts.
         else this.#schedule(lane, state);
       });
   }

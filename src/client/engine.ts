@@ -17,6 +17,7 @@ import {
   splitDebugOutput,
 } from "./quirks";
 import type { Redactor } from "./redact";
+import { RequestLatency } from "./request-latency";
 import {
   mustCheckBeforeRetry,
   parseRetryAfter,
@@ -101,6 +102,9 @@ export class Engine {
     createChecks: 0,
     failures: 0,
   };
+
+  /** What an answered request takes on this server, as measured so far (see request-latency.ts). */
+  readonly latency = new RequestLatency();
 
   constructor(parts: EngineParts) {
     this.#parts = parts;
@@ -232,8 +236,10 @@ export class Engine {
           { method: request.method, path: request.path, headers, body: request.body, signal },
           { method: request.method, url: request.url, display: request.display },
         );
+        const ms = performance.now() - started;
+        this.latency.record(ms);
         this.#parts.logger.debug?.(
-          `${request.method} ${request.display} -> ${response.status} (${Math.round(performance.now() - started)} ms)`,
+          `${request.method} ${request.display} -> ${response.status} (${Math.round(ms)} ms)`,
         );
         return response;
       } catch (error) {

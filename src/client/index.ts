@@ -55,6 +55,7 @@ export { DEFAULT_RETRY, type RetryOptions, shouldRetry } from "./retry";
 export type {
   AttributeInput,
   Attributes,
+  CallerGauge,
   CallOptions,
   QueryOptions,
   XcatClientMetrics,

@@ -3,6 +3,7 @@
  * call that may change something, and the batching settings the object namespaces read.
  */
 import { routeById } from "../contract/routes";
+import type { HoldPolicy } from "./coalescer";
 import { type Answer, type CallSpec, Engine, type EngineParts } from "./engine";
 import type { ReadBatcherTuning } from "./read-batcher";
 import { WriteLog, writeScope } from "./read-batcher-writes";
@@ -14,6 +15,8 @@ export interface ReadBatching {
   readonly now: () => number;
   /** The client's base URL (`https://mn/xcatws`), for messages. */
   readonly baseUrl: string;
+  /** How merged reads and writes hold their calls for others to join (see coalescer.ts). */
+  readonly hold: HoldPolicy;
 }
 
 export class WriteTrackingEngine extends Engine {
@@ -22,14 +25,23 @@ export class WriteTrackingEngine extends Engine {
 
   constructor(
     parts: EngineParts,
-    options: { tuning: ReadBatcherTuning | undefined; now: () => number; baseUrl: string },
+    options: {
+      tuning: ReadBatcherTuning | undefined;
+      now: () => number;
+      baseUrl: string;
+      nothingMoreCanCome: (() => boolean) | undefined;
+    },
   ) {
     super(parts);
     this.writes = new WriteLog(options.now);
+    const hold: HoldPolicy = {
+      requestMs: () => this.latency.ms,
+      nothingMoreCanCome: options.nothingMoreCanCome,
+    };
     this.batching =
       options.tuning === undefined
         ? undefined
-        : { writes: this.writes, tuning: options.tuning, now: options.now, baseUrl: options.baseUrl };
+        : { writes: this.writes, tuning: options.tuning, now: options.now, baseUrl: options.baseUrl, hold };
   }
 
   override async call(spec: CallSpec): Promise<Answer> {

@@ -18,7 +18,7 @@
  * client made to that object had finished (see {@link WriteLog}), so a read never returns data
  * older than a write that came before it. Writes by others show up after at most `cacheTtlMs`.
  */
-import { Coalescer, type Outcome } from "./coalescer";
+import { Coalescer, type HoldPolicy, type Outcome } from "./coalescer";
 import type { WriteLog } from "./read-batcher-writes";
 
 /** Tuning of a {@link ReadBatcher}; the defaults suit a management node and a Pulumi engine. */
@@ -31,8 +31,15 @@ export interface ReadBatcherTuning {
   readonly allResourcesThreshold?: number | undefined;
   /** Default 2 000. */
   readonly rateWindowMs?: number | undefined;
-  /** Cold batches (within `costWindowMs`) after which the size of the type is asked for. Default 4. */
+  /**
+   * Cold batches (within `costWindowMs`) after which the size of the type is asked for, once they
+   * held at least `sizeProbeNames` names. Default 2: at the engine's default of 8 steps a batch
+   * holds at most 8 reads, so waiting for 4 batches of them made a refresh of 200 nodes cost 6
+   * node requests where 4 do (issue #25).
+   */
   readonly sizeProbeAfter?: number | undefined;
+  /** Cold names read in batches before the size of the type is asked for. Default 16: a stack of a few nodes never asks. */
+  readonly sizeProbeNames?: number | undefined;
   /** How long cold batches count toward the cost of reading the whole type. Default 60 000. */
   readonly costWindowMs?: number | undefined;
   /** How long an ALLRESOURCES snapshot answers reads. Default 5 000. */
@@ -40,6 +47,8 @@ export interface ReadBatcherTuning {
 }
 
 export interface ReadBatcherOptions<T> extends ReadBatcherTuning {
+  /** Hold reads in a free lane while more are coming (see coalescer.ts); without it `windowMs` applies. */
+  readonly hold?: HoldPolicy | undefined;
   /** The object type, as the write log names it ("node"). */
   readonly type: string;
   /** Reads the named objects in one request; names missing from the map do not exist. */
@@ -88,6 +97,7 @@ export class ReadBatcher<T> {
   readonly #rateWindowMs: number;
   readonly #ttlMs: number;
   readonly #probeAfter: number;
+  readonly #probeNames: number;
   readonly #costWindowMs: number;
   readonly #queue: Coalescer<string, T | undefined>;
   /** Time the last ALLRESOURCES read took; a slow one is kept longer. */
@@ -113,11 +123,14 @@ export class ReadBatcher<T> {
     this.#threshold = options.allResourcesThreshold ?? 32;
     this.#rateWindowMs = options.rateWindowMs ?? 2_000;
     this.#ttlMs = options.cacheTtlMs ?? 5_000;
-    this.#probeAfter = options.sizeProbeAfter ?? 4;
+    this.#probeAfter = options.sizeProbeAfter ?? 2;
+    this.#probeNames = options.sizeProbeNames ?? 16;
     this.#costWindowMs = options.costWindowMs ?? 60_000;
     this.#queue = new Coalescer<string, T | undefined>({
       maxBatchSize: options.maxBatchSize ?? 100,
       windowMs: options.windowMs,
+      // An explicit window (tests, tuning) wins over the measured hold.
+      hold: options.windowMs === undefined ? options.hold : undefined,
       run: (_lane, names) => this.#fetchBatch(names),
     });
   }
@@ -169,6 +182,9 @@ export class ReadBatcher<T> {
     const cutoff = now - this.#costWindowMs;
     while ((this.#coldBatches[0]?.at ?? now) < cutoff) this.#coldBatches.shift();
     if (this.#coldBatches.length < this.#probeAfter) return false;
+    let coldNames = 0;
+    for (const batch of this.#coldBatches) coldNames += batch.names;
+    if (coldNames < this.#probeNames) return false;
     const size = this.#typeSize;
     if (size === undefined || now - size.at > this.#costWindowMs) {
       this.#probeSize();

@@ -36,6 +36,17 @@ export interface XcatLogger {
  * };
  * ```
  */
+/**
+ * How many calls the client's user has under way, and how many it can have at most: a Pulumi
+ * provider counts the engine's calls in progress, whose number the engine's parallelism bounds.
+ */
+export interface CallerGauge {
+  /** Calls under way now, each of which may be waiting on this client. */
+  readonly inProgress: () => number;
+  /** The most calls that can be under way at once; `undefined` when unknown. */
+  readonly limit: () => number | undefined;
+}
+
 export interface XcatClientOptions {
   /** Base URL of xcatws. A URL without a path gets `/xcatws`. */
   readonly url: string;
@@ -60,6 +71,11 @@ export interface XcatClientOptions {
    * this client finished before it. On by default; `false` sends one request per read.
    */
   readonly batching?: boolean | ReadBatcherTuning | undefined;
+  /**
+   * Who calls the client, when the caller can say: merged requests then go out as soon as every
+   * caller there can be is waiting on them, instead of holding on for more (see {@link CallerGauge}).
+   */
+  readonly callers?: CallerGauge | undefined;
   /** An undici dispatcher to send through (a MockAgent in tests, a proxy agent). Not closed by `close()`. */
   readonly dispatcher?: Dispatcher | undefined;
   readonly logger?: XcatLogger | undefined;

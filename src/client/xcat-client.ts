@@ -19,7 +19,7 @@ import { TablesApi } from "./resources/tables";
 import { TokensApi } from "./resources/tokens";
 import { resolveRetryOptions } from "./retry";
 import { loadCaCert, Transport } from "./transport";
-import type { XcatClientMetrics, XcatClientOptions, XcatLogger } from "./types";
+import type { CallerGauge, XcatClientMetrics, XcatClientOptions, XcatLogger } from "./types";
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
@@ -65,6 +65,15 @@ function positive(name: string, value: number | undefined, fallback: number): nu
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value <= 0) throw usage(`${name} must be a positive number`);
   return value;
+}
+
+/** True when every caller the gauge allows is under way (all are then waiting on this client). */
+function nothingMoreCanCome(callers: CallerGauge | undefined): (() => boolean) | undefined {
+  if (callers === undefined) return undefined;
+  return () => {
+    const limit = callers.limit();
+    return limit !== undefined && callers.inProgress() >= limit;
+  };
 }
 
 const LOOPBACK = /^(localhost|127(\.\d+){3}|\[::1\])$/i;
@@ -201,6 +210,7 @@ export class XcatClient {
         // Not options.now: that clock is for token expiry, and tests stop it.
         now: Date.now,
         baseUrl: href,
+        nothingMoreCanCome: nothingMoreCanCome(options.callers),
       },
     );
     this.tokens = new TokensApi(this.#engine, credentials, (secret) => this.#redactor.add(secret));

@@ -7,6 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { isTlsError } from "../client";
 import { isSecretAttribute } from "./attributes";
 import type { ConnectionInput } from "./config";
+import { countedEngineCall } from "./engine-callers";
 import { whileCancellable } from "./engine-cancel";
 import { notePlanned } from "./planned-objects";
 import { checkConnectionOnce, clientFor, configureProcess, processSettings } from "./process-context";
@@ -167,15 +168,19 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
       // adoptChanges was for the preview; the resource does not manage it.
       const { adoptChanges: _shownInPreview, ...rest } = withoutHostKeys(inputs);
       const checked = rest as unknown as Inputs;
-      const { id, outputs } = await recordingPartialState(inputs, () =>
-        whileCancellable((signal) => spec.create(clientFor(connectionOf(checked)), checked, { signal })),
+      const { id, outputs } = await countedEngineCall(() =>
+        recordingPartialState(inputs, () =>
+          whileCancellable((signal) => spec.create(clientFor(connectionOf(checked)), checked, { signal })),
+        ),
       );
       return { id, outs: outputs };
     },
 
     async read(id, props) {
       const olds = withoutHostKeys(props) as Partial<Outputs>;
-      const found = await talking(() => spec.read(clientFor(connectionOf(olds)), id, olds));
+      const found = await countedEngineCall(() =>
+        talking(() => spec.read(clientFor(connectionOf(olds)), id, olds)),
+      );
       // No id tells the engine the object is gone: refresh drops it, the next up re-creates it.
       if (!found) return {};
       return { id: found.id, props: found.outputs, inputs: found.inputs };
@@ -185,9 +190,11 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
       const previous = withoutHostKeys(olds) as unknown as Outputs;
       const next = withoutHostKeys(news) as unknown as Inputs;
       return {
-        outs: await recordingPartialState(news, () =>
-          whileCancellable((signal) =>
-            spec.update(clientFor(connectionOf(next)), id, previous, next, { signal }),
+        outs: await countedEngineCall(() =>
+          recordingPartialState(news, () =>
+            whileCancellable((signal) =>
+              spec.update(clientFor(connectionOf(next)), id, previous, next, { signal }),
+            ),
           ),
         ),
       };
@@ -195,8 +202,10 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
 
     async delete(id, props) {
       const olds = withoutHostKeys(props) as unknown as Outputs;
-      await talking(() =>
-        whileCancellable((signal) => spec.delete(clientFor(connectionOf(olds)), id, olds, { signal })),
+      await countedEngineCall(() =>
+        talking(() =>
+          whileCancellable((signal) => spec.delete(clientFor(connectionOf(olds)), id, olds, { signal })),
+        ),
       );
     },
   };

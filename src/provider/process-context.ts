@@ -7,6 +7,7 @@
  */
 import { isAuthError, isNetworkError, isTimeoutError, XcatClient } from "../client";
 import { type ConnectionInput, clientOptionsFor, type ProviderSettings, settingsFrom } from "./config";
+import { engineCallers } from "./engine-callers";
 import { forgetPlanned } from "./planned-objects";
 
 let settings: ProviderSettings | undefined;
@@ -51,7 +52,7 @@ export function clientFor(connection: ConnectionInput | undefined): XcatClient {
   ]);
   let client = clients.get(key);
   if (!client) {
-    client = new XcatClient({ ...options, batching: current.batching });
+    client = new XcatClient({ ...options, batching: current.batching, callers: engineCallers });
     clients.set(key, client);
   }
   clientsByInput.set(input, client);

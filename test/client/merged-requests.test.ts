@@ -29,7 +29,8 @@ beforeAll(async () => {
   await setup.nodes.get("rd000"); // the token is in place before anything is counted
   await client.nodes.list();
   await setup.close();
-});
+  // 300 creates at 0.3 s each through 200 connections: seconds on a quiet machine, more on a busy one.
+}, 60_000);
 
 afterAll(async () => {
   await client.close();

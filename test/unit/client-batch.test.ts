@@ -240,6 +240,35 @@ describe("ReadBatcher against a slow server", () => {
     expect(t.batcher.stats.batches).toBe(batches);
   });
 
+  it("switches a refresh of 200 nodes at the engine's default 8 steps to the whole type after 2 batches (issue #25)", async () => {
+    // 200 objects: reading them all costs 1 + 200 * 0.006 = 2.2 base costs; two batches of 8 cost 2.16.
+    const t = fakeType({ allResourcesThreshold: 1_000 }, 200);
+    for (let i = 0; i < 200; i += 1) t.store.set(`n${i}`, 1);
+    let next = 0;
+    const round = async () => {
+      const reads = Array.from({ length: 8 }, () => t.batcher.get(`n${next++}`));
+      await t.releaseAll();
+      await Promise.all(reads);
+      t.tick(400);
+    };
+    for (let i = 0; i < 10 && t.batcher.stats.allResources === 0; i += 1) await round();
+    expect(t.batcher.stats).toMatchObject({ sizeProbes: 1, allResources: 1 });
+    // Two batches before the probe, and at most one more while its answer was on its way.
+    expect(t.batcher.stats.batches).toBeLessThanOrEqual(3);
+  });
+
+  it("does not ask the size of the type for a few reads spread over several batches", async () => {
+    const t = fakeType({ allResourcesThreshold: 1_000 }, 5_000);
+    for (let i = 0; i < 5_000; i += 1) t.store.set(`n${i}`, 1);
+    for (const names of [["n1", "n2", "n3"], ["n4", "n5"], ["n6", "n7", "n8"], ["n9"]]) {
+      const reads = names.map((name) => t.batcher.get(name));
+      await t.releaseAll();
+      await Promise.all(reads);
+      t.tick(400);
+    }
+    expect(t.batcher.stats).toMatchObject({ batches: 4, allResources: 0, sizeProbes: 0 });
+  });
+
   it("never reads a large type for a stack that reads a few of its objects", async () => {
     const t = fakeType({ allResourcesThreshold: 1_000 }, 5_000);
     for (let i = 0; i < 5_000; i += 1) t.store.set(`n${i}`, 1);

@@ -109,20 +109,25 @@ describe("Coalescer", () => {
   });
 });
 
-describe("Coalescer with refill", () => {
+describe("Coalescer with a hold (issue #25)", () => {
   // Fake clocks: the rule is about milliseconds, and a loaded machine must not change the outcome.
   beforeEach(() => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setImmediate", "performance"] });
+    vi.useFakeTimers({
+      toFake: ["setTimeout", "clearTimeout", "setImmediate", "clearImmediate", "performance"],
+    });
   });
   afterEach(() => {
     vi.useRealTimers();
   });
 
-  /** A coalescer whose requests finish when released, recording the items of each. */
-  function recorded(refill: { quietMs: number; maxMs: number }) {
+  /**
+   * A coalescer whose requests finish when released (after `takesMs` of fake time when given),
+   * recording the items of each; `callers` plays the provider's gauge of engine calls.
+   */
+  function recorded(options: { requestMs?: number; maxMs?: number; full?: () => boolean } = {}) {
     const runs: Array<{ items: readonly string[]; release: () => void }> = [];
     const queue = new Coalescer<string, string>({
-      refill,
+      hold: { requestMs: () => options.requestMs, nothingMoreCanCome: options.full, maxMs: options.maxMs },
       run: (_lane, items) =>
         new Promise((resolve) =>
           runs.push({ items, release: () => resolve(items.map((item) => ({ ok: true, value: item }))) }),
@@ -131,53 +136,95 @@ describe("Coalescer with refill", () => {
     return { runs, queue };
   }
   const wait = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+  const sent = (runs: Array<{ items: readonly string[] }>) => runs.map((r) => r.items);
 
-  it("waits for the callers of a finished request, so two groups do not take turns", async () => {
-    const { runs, queue } = recorded({ quietMs: 40, maxMs: 1_000 });
-    // Like an engine with 3 steps: one call first, two more while it is in flight.
+  it("holds calls for at most what one request costs, then sends what has come", async () => {
+    const { runs, queue } = recorded({ requestMs: 400 });
+    const calls = [queue.submit("update", "a")];
+    // The engine hands over its next calls slowly (a checkpoint per step): 90 ms apart.
+    for (const name of ["b", "c", "d"]) {
+      await wait(90);
+      calls.push(queue.submit("update", name));
+    }
+    await wait(400 - 3 * 90 - 1);
+    expect(runs).toHaveLength(0);
+    await wait(1);
+    expect(sent(runs)).toEqual([["a", "b", "c", "d"]]);
+    runs[0]?.release();
+    expect(await Promise.all(calls)).toEqual(["a", "b", "c", "d"]);
+  });
+
+  it("sends at once when no further call can come, without waiting out the hold", async () => {
+    let waiting = 0;
+    const { runs, queue } = recorded({ requestMs: 1_000, full: () => waiting >= 3 });
+    const submit = (name: string) => {
+      waiting += 1;
+      return queue.submit("delete", name);
+    };
+    const calls = [submit("a"), submit("b")];
+    await wait(10);
+    expect(runs).toHaveLength(0);
+    calls.push(submit("c")); // the third and last caller there can be
+    await wait(0);
+    expect(sent(runs)).toEqual([["a", "b", "c"]]);
+    runs[0]?.release();
+    await Promise.all(calls);
+  });
+
+  it("bounds the hold by the lane's own measured requests once it has some", async () => {
+    const { runs, queue } = recorded({ requestMs: 1_000 });
+    const first = queue.submit("update", "a");
+    await wait(1_000);
+    expect(sent(runs)).toEqual([["a"]]);
+    // The merged request takes 120 ms: later holds last at most that long.
+    await wait(120);
+    runs[0]?.release();
+    await first;
+    const second = queue.submit("update", "b");
+    await wait(119);
+    expect(runs).toHaveLength(1);
+    await wait(1);
+    expect(sent(runs)).toEqual([["a"], ["b"]]);
+    runs[1]?.release();
+    await second;
+  });
+
+  it("queues calls behind the request in flight and holds again for its callers to come back", async () => {
+    const { runs, queue } = recorded({ requestMs: 300 });
     const a = queue.submit("delete", "a");
-    await wait(60);
-    expect(runs.map((r) => r.items)).toEqual([["a"]]);
+    await wait(300);
     const waiting = [queue.submit("delete", "b"), queue.submit("delete", "c")];
+    await wait(300);
     runs[0]?.release();
     await a;
-    // a's caller comes back with its next call a few ms later: it joins b and c, which the plain
-    // coalescer would have sent at once, alone.
-    await wait(10);
+    // a's caller comes back 50 ms later: it joins b and c instead of b and c going out alone.
+    await wait(50);
     expect(runs).toHaveLength(1);
     const next = queue.submit("delete", "d");
-    // d was the one call the finished request held: the queue goes out at once, not after quietMs.
-    await wait(0);
-    expect(runs.map((r) => r.items)).toEqual([["a"], ["b", "c", "d"]]);
+    await wait(250);
+    expect(sent(runs)).toEqual([["a"], ["b", "c", "d"]]);
     runs[1]?.release();
     expect(await Promise.all([...waiting, next])).toEqual(["b", "c", "d"]);
   });
 
-  it("sends after quietMs when fewer callers come back, and never later than maxMs", async () => {
-    const quiet = recorded({ quietMs: 30, maxMs: 1_000 });
-    const first = quiet.queue.submit("update", "a");
-    await wait(50);
-    const second = [quiet.queue.submit("update", "b"), quiet.queue.submit("update", "c")];
-    quiet.runs[0]?.release();
-    await first;
-    await wait(29);
-    expect(quiet.runs).toHaveLength(1);
-    await wait(2); // nobody came back: b and c go out after the quiet time
-    expect(quiet.runs.map((r) => r.items)).toEqual([["a"], ["b", "c"]]);
-    quiet.runs[1]?.release();
-    await Promise.all(second);
+  it("sends calls made together on the next turn of the event loop before anything was measured", async () => {
+    const { runs, queue } = recorded({});
+    const calls = [queue.submit("delete", "a"), queue.submit("delete", "b")];
+    expect(runs).toHaveLength(0);
+    await wait(0);
+    expect(sent(runs)).toEqual([["a", "b"]]);
+    runs[0]?.release();
+    await Promise.all(calls);
+  });
 
-    const capped = recorded({ quietMs: 30, maxMs: 80 });
-    const calls = [capped.queue.submit("update", "x0")];
-    // A steady trickle, never quiet for 30 ms: the cap sends what has come after 80 ms.
-    for (let i = 1; i <= 7; i++) {
-      await wait(15);
-      calls.push(capped.queue.submit("update", `x${i}`));
-    }
-    expect(capped.runs.map((r) => r.items)).toEqual([["x0", "x1", "x2", "x3", "x4", "x5"]]);
-    capped.runs[0]?.release();
-    await wait(100);
-    capped.runs[1]?.release();
-    expect(await Promise.all(calls)).toHaveLength(8);
+  it("never holds longer than maxMs, however slow requests are", async () => {
+    const { runs, queue } = recorded({ requestMs: 30_000, maxMs: 2_000 });
+    const call = queue.submit("update", "a");
+    await wait(1_999);
+    expect(runs).toHaveLength(0);
+    await wait(1);
+    expect(sent(runs)).toEqual([["a"]]);
+    runs[0]?.release();
+    await call;
   });
 });

@@ -54,16 +54,6 @@ export interface CreateOptions extends CallOptions {
 
 /** How long what xCAT adds to a created object is taken as known (see `reportAfterCreate`). */
 const DERIVED_TTL_MS = 60_000;
-/**
- * How merged node writes wait for the engine's next calls (Coalescer `refill`): a write costs a
- * management node ~0.3-0.6 s (xcat-behavior.md section 10), so waiting up to about half of that
- * for the calls of the steps that replace the answered ones saves whole round trips. Measured
- * with `npm run bench` (cost model on): without the wait, 1,000 deletes at --parallel 64 went out
- * as 32 DELETEs taking turns at 1 and 63 names, and a roll of 1,000 nodes at the default 8 steps
- * as 251 PUTs of 4; with it, 200 nodes took 5 DELETEs instead of 8 and 27 PUTs instead of 51.
- */
-const WRITE_REFILL = { quietMs: 50, maxMs: 250 } as const;
-
 /** A name no object has, for asking lsdef about an attribute (see `knowsAttribute`). */
 const ATTRIBUTE_PROBE_NAME = "pulumi-xcat-attribute-probe";
 
@@ -109,6 +99,7 @@ export abstract class NamedObjects {
       type,
       writes: batching.writes,
       now: batching.now,
+      hold: batching.hold,
       fetchMany: (names) => this.#readBatch(names),
       fetchAll: () => this.getMany("ALLRESOURCES"),
       countAll: async () => (await this.list()).length,
@@ -126,9 +117,10 @@ export abstract class NamedObjects {
     if (name === undefined || !isPlainName(name)) return undefined;
     // Nodes only: noderange writes are what xcatws documents and what was checked against a running
     // xCAT (xcat-behavior.md 9.6); other types have few objects, so merging them gains little.
-    if (readBatchingOf(this.engine) === undefined || this.spec.param !== "noderange") return undefined;
+    const batching = readBatchingOf(this.engine);
+    if (batching === undefined || this.spec.param !== "noderange") return undefined;
     this.#writeQueue ??= new Coalescer<string, DeleteResult | undefined>({
-      refill: WRITE_REFILL,
+      hold: batching.hold,
       run: (lane, batch) => {
         if (lane === "delete") {
           return deleteMerged(batch, {
