@@ -4,7 +4,8 @@
 // exact objects the program declares (see expectedScaleNodes in test/e2e/reliability/support.ts).
 //
 // Stack config: nodeCount (default 10), prefix (default "sc"), bmcPassword (secret, optional),
-// adopt (default false: take nodes that already exist and make them match).
+// adopt (default false: take nodes that already exist and make them match), image (optional: every
+// node's provmethod, so changing it is an image roll).
 // Connection: xcat:url, xcat:username and xcat:password (secret), as for every pulumi-xcat program.
 import * as pulumi from "@pulumi/pulumi";
 import * as xcat from "pulumi-xcat";
@@ -14,6 +15,7 @@ const nodeCount = config.getNumber("nodeCount") ?? 10;
 const prefix = config.get("prefix") ?? "sc";
 const bmcPassword = config.getSecret("bmcPassword");
 const adopt = config.getBoolean("adopt") ?? false;
+const image = config.get("image");
 
 const nodes: xcat.Node[] = [];
 for (let i = 1; i <= nodeCount; i++) {
@@ -27,6 +29,7 @@ for (let i = 1; i <= nodeCount; i++) {
         bmc: `10.21.${host}`,
         mac: `52:54:00:14:${(i >> 8).toString(16).padStart(2, "0")}:${(i & 0xff).toString(16).padStart(2, "0")}`,
         ...(bmcPassword ? { bmcpassword: bmcPassword } : {}),
+        ...(image ? { provmethod: image } : {}),
       },
       adopt,
     }),

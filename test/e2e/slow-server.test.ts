@@ -3,11 +3,14 @@
  * xcat-behavior.md section 10), through the real engine at its default parallelism: `up` costs
  * about one request per node (no read-back each), `refresh` and `destroy` a handful in all,
  * because calls queue behind the request of their kind in flight and go out merged (issue #11).
+ * An image roll merges its updates as far as the engine's default parallelism lets it, and one
+ * node that cannot be updated fails alone, naming itself, while the others are rolled (issue #25).
  */
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { XcatClient } from "../../src/client";
 import { type RunningEmulator, startEmulator } from "../../src/emulator";
-import { PulumiWorkspace } from "./support/pulumi-workspace";
+import { PulumiCommandError, PulumiWorkspace } from "./support/pulumi-workspace";
 
 const NODES = 50;
 let emulator: RunningEmulator;
@@ -49,6 +52,51 @@ describe(`${NODES} nodes against a slow management node`, () => {
     const requests = await requestsDuring(() => workspace.refresh());
     expect(requests).toBeLessThanOrEqual(10);
   }, 120_000);
+
+  it("image roll: merged PUTs as full as the engine's steps allow; a node that cannot be updated fails alone", async () => {
+    const puts = () => emulator.stats().byRoute?.["PUT /nodes/{noderange}"] ?? 0;
+    const image = (name: string) =>
+      emulator.state.getRows("nodetype").find((row) => row.node === name)?.provmethod;
+    await workspace.setConfig("image", "rhels9.4-x86_64-install-compute");
+    const before = puts();
+    expect(await workspace.up()).toMatchObject({ update: NODES });
+    // The engine has at most 4 x cores updates under way (8 on 2 cores): 50 nodes cannot take
+    // fewer than 7 PUTs. Holding for what a request costs keeps them near that (the old fixed
+    // 50 ms quiet time sent 2-4 nodes a PUT on a busy machine); the bound leaves room for one.
+    expect(puts() - before).toBeLessThanOrEqual(NODES / 3);
+    expect(image("sc001")).toBe("rhels9.4-x86_64-install-compute");
+
+    // sc007 is deleted by hand: the merged PUT that holds it fails, and each of its nodes is sent
+    // again alone, so only sc007 fails, with xCAT's own message for it, and every other node is rolled.
+    const admin = new XcatClient({
+      url: emulator.url,
+      username: "root",
+      password: "cluster",
+      batching: false,
+    });
+    await admin.nodes.delete("sc007");
+    await admin.close();
+    await workspace.setConfig("image", "rhels9.4-x86_64-netboot-compute");
+    const failure = await workspace.up().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(PulumiCommandError);
+    const output = (failure as PulumiCommandError).message;
+    expect(output).toMatch(/sc007/);
+    // chdef's own answer for a node that is gone (DBobjectdefs.pm: a node without groups is refused).
+    expect(output).toMatch(/nodes\/sc007 failed: 403[^\n]*node 'sc007'/);
+    const all = Array.from({ length: NODES }, (_, i) => `sc${String(i + 1).padStart(3, "0")}`);
+    const rolled = all.filter((name) => image(name) === "rhels9.4-x86_64-netboot-compute");
+    // The engine starts no new step after a failure: the nodes whose updates were under way with
+    // sc007's are rolled, the rest wait for the next up. None failed with sc007.
+    expect(rolled.length).toBeGreaterThan(0);
+    expect(rolled).not.toContain("sc007");
+    // The next up re-creates the node deleted by hand and rolls exactly the nodes not rolled yet.
+    await workspace.refresh();
+    expect(await workspace.up()).toMatchObject({ create: 1, update: NODES - 1 - rolled.length });
+    expect(all.filter((name) => image(name) !== "rhels9.4-x86_64-netboot-compute")).toEqual([]);
+  }, 240_000);
 
   it("destroy: deletes merged into noderange DELETEs", async () => {
     const requests = await requestsDuring(async () =>
