@@ -50,7 +50,7 @@ describe("provisioning", () => {
       },
     });
     await call(env.xcat, "PUT", "/osimages/noprov", { body: { imagetype: "linux", osvers: "rhels8.8" } });
-    await createNode(env.xcat, "c[01-06]", { groups: "compute", mgt: "ipmi" });
+    await createNode(env.xcat, "c[01-06]", { groups: "compute", mgt: "ipmi", netboot: "xnba" });
   });
 
   it("nodeset with an unknown image is refused for the range, nothing changed (destiny.pm:304)", async () => {

@@ -23,7 +23,7 @@ async function defineCluster(h: ProviderHarness, range: string) {
       profile: "compute",
     });
   }
-  await h.admin.nodes.create(range, { groups: "compute,all", mgt: "ipmi" });
+  await h.admin.nodes.create(range, { groups: "compute,all", mgt: "ipmi", netboot: "xnba" });
 }
 
 function writes(h: ProviderHarness): Record<string, number> {

@@ -26,7 +26,7 @@ async function defineRack(h: ProviderHarness) {
       profile: "compute",
     });
   }
-  await h.admin.nodes.create(RACK, { groups: "compute,all", mgt: "ipmi" });
+  await h.admin.nodes.create(RACK, { groups: "compute,all", mgt: "ipmi", netboot: "xnba" });
 }
 
 /** nodeset requests so far: one per batch started. */
