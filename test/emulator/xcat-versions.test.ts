@@ -82,6 +82,26 @@ describe.each(["2.16.5", "2.17.0"] as const)("%s: a failed only_if condition wri
     expect(env.xcat.state.getObject("node", "n2")?.usercomment).toBe("y");
   });
 
+  it("mkdef writes the valid attributes beside an invalid one; an empty body gets only the count", async () => {
+    // 2.17.0:xCAT-server/lib/xcat/plugins/DBobjectdefs.pm:1640-1675 (no command_level_error before
+    // commit 2ae97c2ac); the whole 2.16.5 created the node and answered these lines.
+    const reply = await call(env.xcat, "POST", "/nodes/m1", { body: { groups: "g1", nosuch: "1" } });
+    expect(reply.json).toEqual({
+      error: [
+        "'nosuch' is not a valid attribute name for an object type of 'node'.",
+        "Skipping to the next attribute.",
+        "One or more errors occured when attempting to create or modify xCAT object definitions.",
+        "Failed with unknown reason.",
+      ],
+      errorcode: "1",
+    });
+    expect(env.xcat.state.getObject("node", "m1")?.groups).toBe("g1");
+    expect((await call(env.xcat, "POST", "/osimages/i1", { body: {} })).json).toEqual({
+      error: ["0 object definitions have been created or modified."],
+      errorcode: "1",
+    });
+  });
+
   it("a condition held only by a group named in the request drops the attribute silently (1035, 1214-1229)", async () => {
     await call(env.xcat, "PUT", "/groups/ipmigrp", { body: { mgt: "ipmi" } });
     const reply = await call(env.xcat, "POST", "/nodes/n3", {
@@ -138,6 +158,12 @@ describe.each(XCAT_VERSIONS)("%s: the osimage attribute nfsrootopts", (version) 
     expect((reply.json as { error: string[] }).error[0]).toBe(
       "'nfsrootopts' is not a valid attribute name for an object type of 'osimage'.",
     );
+    // The probe the provider sends (lsdef -i of a missing object): both lines, as the whole 2.16.5 answered.
+    const probe = await call(env.xcat, "GET", "/osimages/pulumi-xcat-attribute-probe/attrs/nfsrootopts");
+    expect((probe.json as { error: string[] }).error).toEqual([
+      "'nfsrootopts' is not a valid attribute name for an object type of 'osimage'.",
+      "Could not find an object named 'pulumi-xcat-attribute-probe' of type 'osimage'.",
+    ]);
     const attrs = await call(env.xcat, "GET", "/osimages/img1/attrs/nfsrootopts");
     expect(attrs.status).toBe(403);
   });

@@ -98,7 +98,15 @@ export class Definitions {
       const invalid = attributes.filter(
         (a) => !this.#knows(type, a) && !(type === "group" && a === "members"),
       );
-      if (invalid.length > 0) throw new CommandError(invalid.map((a) => invalidAttributeName(a, type)));
+      if (invalid.length > 0) {
+        // lsdef checks -i names first and goes on to the objects (DBobjectdefs.pm:4003-4026, then
+        // 4078-4084): a missing object adds its line (recorded on the real 2.16.5 and 2.19).
+        const missing = (names ?? []).filter((n) => !this.#reader.exists(type, n));
+        throw new CommandError([
+          ...invalid.map((a) => invalidAttributeName(a, type)),
+          ...missing.map((n) => couldNotFindObject(n, type)),
+        ]);
+      }
     }
     const objects = this.show(type, names);
     const keyAttribute = typeMap(type).keyAttribute;
