@@ -15,12 +15,14 @@ beforeAll(async () => {
   await client.nodes.create("n01", {
     groups: ["compute", "all"],
     mgt: "ipmi",
+    netboot: "xnba",
     bmc: "10.0.1.1",
     ip: "10.0.0.11",
   });
   await client.nodes.create("n02", {
     groups: ["compute", "all"],
     mgt: "ipmi",
+    netboot: "xnba",
     bmc: "10.0.1.2",
     ip: "10.0.0.12",
   });

@@ -36,6 +36,17 @@ describe("2.16.5: xcatws.cgi drops empty values from object bodies", () => {
   });
 });
 
+describe.each(XCAT_VERSIONS)("%s: a fresh management node's site table", (version) => {
+  const env = useEmulator({ xcatVersion: version });
+
+  it("has xcattlspolicy from 2.18.0 and dhcpomapialgorithm from 2.18.2 (xcatconfig initDB)", async () => {
+    // 2.18.0:xCAT-server/sbin/xcatconfig:1259, 2.18.2:…:1272; the whole 2.16.5 wrote neither.
+    const keys = env.xcat.state.getRows("site").map((row) => row.key);
+    expect(keys.includes("xcattlspolicy")).toBe(version === "2.18.2" || version === "2.19");
+    expect(keys.includes("dhcpomapialgorithm")).toBe(version === "2.18.2" || version === "2.19");
+  });
+});
+
 describe("2.17.0: empty values clear (commit 884d9d8a1)", () => {
   // 2.17.0:xCAT-server/xCAT-wsapi/xcatws.cgi:2096 `push @args, ($paramhash->{$k}) ? "$k=$paramhash->{$k}" : "$k=";`
   const env = useEmulator({ xcatVersion: "2.17.0" });
