@@ -203,7 +203,11 @@ function request(base, method, path, body, auth, caCert) {
       {
         method,
         ...(caCert ? { ca: caCert } : {}),
-        headers: data === undefined ? {} : { "Content-Type": "application/json" },
+        // Apache hands a chunked body to the CGI as no body at all: always send the length.
+        headers:
+          data === undefined
+            ? {}
+            : { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(data) },
         timeout: 900_000,
       },
       (res) => {
