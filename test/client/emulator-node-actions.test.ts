@@ -16,6 +16,7 @@ beforeAll(async () => {
     groups: ["compute", "all"],
     mgt: "ipmi",
     netboot: "xnba",
+    mac: "02:00:00:00:00:11",
     bmc: "10.0.1.1",
     ip: "10.0.0.11",
   });
@@ -23,6 +24,7 @@ beforeAll(async () => {
     groups: ["compute", "all"],
     mgt: "ipmi",
     netboot: "xnba",
+    mac: "02:00:00:00:00:12",
     bmc: "10.0.1.2",
     ip: "10.0.0.12",
   });

@@ -10,7 +10,12 @@ describe("node actions", () => {
   const env = useEmulator({ seed: 42 });
 
   it("setup", async () => {
-    await createNode(env.xcat, "hw[1-2]", { groups: "rack1", mgt: "ipmi", ip: "10.0.1.1", netboot: "xnba" });
+    await createNode(env.xcat, "hw[1-2]", {
+      groups: "rack1",
+      mgt: "ipmi",
+      ip: "10.0.1.1",
+      netboot: "xnba",
+    });
     await createNode(env.xcat, "plain", { groups: "misc" });
   });
 
@@ -142,6 +147,7 @@ describe("node actions", () => {
   });
 
   it("bootstate: nodeset osimage= and offline, answered as `bootstate` (§9.7)", async () => {
+    await call(env.xcat, "PUT", "/nodes/hw1", { body: { mac: "42:00:00:00:00:01" } }); // destiny.pm:427-438
     await call(env.xcat, "PUT", "/osimages/img1", {
       body: {
         imagetype: "linux",

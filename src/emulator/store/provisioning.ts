@@ -142,7 +142,8 @@ export class Provisioning {
       if (!image.provmethod) {
         throw new CommandError([`osimage.provmethod for ${request.osimage} must be set.`]);
       }
-      this.#prepare(nodes, request.osimage, image);
+      const errors = this.#prepare(nodes, request.osimage, image);
+      if (errors.length > 0) throw new CommandError(errors);
       return;
     }
     const state = request.state ?? "";
@@ -161,8 +162,14 @@ export class Provisioning {
     this.#defs.change("node", nodes, [["currstate", state]]);
   }
 
-  /** Points nodes at an image: nodetype from the image, chain.currstate `<provmethod> <os>-<arch>-<profile>`. */
-  #prepare(nodes: readonly string[], name: string, image: ObjectAttributes): void {
+  /**
+   * Points nodes at an image: nodetype from the image for every node, then chain.currstate
+   * `<provmethod> <os>-<arch>-<profile>` for the nodes with a MAC. destiny.pm writes nodetype
+   * first and then refuses each node without mac.mac (master:xCAT-server/lib/xcat/plugins/
+   * destiny.pm:415-438): the real 2.19 answered `<node>: No MAC address available for this
+   * node` and kept provmethod, os, arch and profile. Returns the node errors.
+   */
+  #prepare(nodes: readonly string[], name: string, image: ObjectAttributes): string[] {
     const osvers = image.osvers ?? "";
     const osarch = image.osarch ?? "";
     const profile = image.profile ?? "";
@@ -171,8 +178,17 @@ export class Provisioning {
       ["os", osvers],
       ["arch", osarch],
       ["profile", profile],
-      ["currstate", `${image.provmethod} ${osvers}-${osarch}-${profile}`],
     ]);
+    const objects = this.#defs.read(nodes);
+    const withMac = nodes.filter((node) => objects.get(node)?.mac);
+    if (withMac.length > 0) {
+      this.#defs.change("node", withMac, [
+        ["currstate", `${image.provmethod} ${osvers}-${osarch}-${profile}`],
+      ]);
+    }
+    return nodes
+      .filter((node) => !objects.get(node)?.mac)
+      .map((node) => nodeError(node, "No MAC address available for this node"));
   }
 
   /** nodeset osimage: every node with the image of its own nodetype.provmethod (destiny.pm:334-392). */
@@ -195,7 +211,7 @@ export class Provisioning {
         : !(image.provmethod && image.profile && image.osvers && image.osarch)
           ? `osimage.provmethod, osimage.osvers, osimage.osarch and osimage.profile for ${name} must be set`
           : undefined;
-      if (image && !problem) this.#prepare(members, name, image);
+      if (image && !problem) errors.push(...this.#prepare(members, name, image));
       else for (const node of members) errors.push(nodeError(node, problem ?? ""));
     }
     if (errors.length > 0) throw new CommandError(errors);
