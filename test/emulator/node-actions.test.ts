@@ -81,7 +81,7 @@ describe("node actions", () => {
     expect(noMgt.status).toBe(403);
     expect(noMgt.json).toEqual({
       error: [
-        "plain: Unable to identify plugin for this command, check relevant tables: nodehm.power,mgt;nodehm.mgt",
+        "plain: Unable to identify plugin for this command, check relevant tables: nodehm.power,mgt;nodehm.mgt;nodehm.mgt=openbmc;pduoutlet.pdu=.*",
       ],
       errorcode: "1",
     });
