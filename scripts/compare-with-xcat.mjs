@@ -121,7 +121,11 @@ const EXCHANGES = [
   ["DELETE", `/nodes/${p}nb/vm`],
   ["POST", `/nodes/${p}nb/vmclone`, {}],
   ["POST", `/nodes/${p}nb/vmmigrate`, {}],
-  ["PUT", `/osimages/${p}img`, { imagetype: "linux", provmethod: "netboot", osvers: "rhels9.4", osarch: "x86_64", profile: "compute" }],
+  [
+    "PUT",
+    `/osimages/${p}img`,
+    { imagetype: "linux", provmethod: "netboot", osvers: "rhels9.4", osarch: "x86_64", profile: "compute" },
+  ],
   ["GET", `/osimages/${p}img`],
   ["GET", `/osimages/${p}img/attrs/osvers,nosuchattr`],
   ["GET", `/osimages/${p}img/attrs/osvers,profile`],
@@ -247,6 +251,9 @@ function normalize(text, options) {
         out[key] = walk(v[key]);
       }
       if (out.token && typeof out.token === "object") out.token = { expire: "<expire>", id: "<id>" };
+      // The management node's host name, and group members in Perl's hash order.
+      if (typeof out.xcatdsource === "string") out.xcatdsource = "<mn>";
+      if (typeof out.members === "string") out.members = out.members.split(",").sort().join(",");
       return out;
     }
     return v;
