@@ -25,6 +25,12 @@ export const NO_OBJECT_DEFINITIONS_TO_DISPLAY = "Could not find any object defin
 export const ZERO_DEFINITIONS_CHANGED = "0 object definitions have been created or modified.";
 export const ONE_OR_MORE_ERRORS =
   "One or more errors occured when attempting to create or modify xCAT object definitions.";
+/**
+ * xcatws's line for a command that ended with a non-zero return code and no message of its own
+ * (filterData, master:xCAT-server/xCAT-wsapi/xcatws.cgi:3167-3178): mkdef/chdef/rmdef end that
+ * way whenever they `return 1` (DBobjectdefs.pm process_request, master:…/DBobjectdefs.pm:173-181).
+ */
+export const FAILED_WITH_UNKNOWN_REASON = "Failed with unknown reason.";
 export const SKIPPING_TO_NEXT_ATTRIBUTE = "Skipping to the next attribute.";
 export const NO_ATTRIBUTES_SPECIFIED =
   "No object definitions have been created or modified: no attributes were specified.";

@@ -39,6 +39,8 @@ export interface AttributeMapping {
   readonly lookupKey: string;
   /** The condition under which this mapping applies, e.g. `{ attribute: "mgt", value: "ipmi" }`. */
   readonly onlyIf?: { readonly attribute: string; readonly value: string };
+  /** Where Schema.pm declares this mapping among all of the type's (chdef walks them in this order). */
+  readonly position: number;
 }
 
 interface SchemaIndex {
@@ -54,7 +56,10 @@ function buildIndex(): SchemaIndex {
     tables.set(name, { name, keys: table.keys, columns: table.columns });
   }
   const attributes = new Map<ObjectType, Map<string, AttributeMapping[]>>();
-  for (const [objectType, attribute, table, column, lookupKey, onlyIf] of XCAT_OBJECT_ATTRIBUTES) {
+  for (const [
+    position,
+    [objectType, attribute, table, column, lookupKey, onlyIf],
+  ] of XCAT_OBJECT_ATTRIBUTES.entries()) {
     const type = objectType as ObjectType;
     const [conditionAttribute, conditionValue] = onlyIf.split("=");
     const mapping: AttributeMapping = {
@@ -63,6 +68,7 @@ function buildIndex(): SchemaIndex {
       table,
       column,
       lookupKey,
+      position,
       ...(conditionAttribute && conditionValue !== undefined
         ? { onlyIf: { attribute: conditionAttribute, value: conditionValue } }
         : {}),

@@ -15,12 +15,16 @@ beforeAll(async () => {
   await client.nodes.create("n01", {
     groups: ["compute", "all"],
     mgt: "ipmi",
+    netboot: "xnba",
+    mac: "02:00:00:00:00:11",
     bmc: "10.0.1.1",
     ip: "10.0.0.11",
   });
   await client.nodes.create("n02", {
     groups: ["compute", "all"],
     mgt: "ipmi",
+    netboot: "xnba",
+    mac: "02:00:00:00:00:12",
     bmc: "10.0.1.2",
     ip: "10.0.0.12",
   });

@@ -34,7 +34,12 @@ describe.skipIf(realNode !== undefined)(
     beforeAll(async () => {
       emulator = await startEmulator({ bootSeconds: 1, failNodes: ["c010"], hangNodes: ["c020"] });
       admin = new XcatClient({ url: emulator.url, username: "root", password: "cluster" });
-      await admin.nodes.create("c[001-064]", { groups: "compute,all", mgt: "ipmi" });
+      await admin.nodes.create("c[001-064]", {
+        groups: "compute,all",
+        mgt: "ipmi",
+        netboot: "xnba",
+        mac: "02:00:00:00:00:01",
+      });
       workspace = await PulumiWorkspace.create({
         programDir: resolve(import.meta.dirname, "../../examples/provisioning"),
         sandboxDir: inject("e2eSandbox"),

@@ -62,7 +62,12 @@ describe("a Deployment roll that stops, on the real engine", () => {
     emulator = await startEmulator({ bootSeconds: 4 });
     const { XcatClient } = await import("../../src/client");
     const admin = new XcatClient({ url: emulator.url, username: "root", password: "cluster" });
-    await admin.nodes.create(RACK, { groups: "compute,all", mgt: "ipmi" });
+    await admin.nodes.create(RACK, {
+      groups: "compute,all",
+      mgt: "ipmi",
+      netboot: "xnba",
+      mac: "02:00:00:00:00:01",
+    });
     await admin.close();
     workspace = await PulumiWorkspace.create({
       programDir: resolve(import.meta.dirname, "../../examples/provisioning"),

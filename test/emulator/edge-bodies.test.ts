@@ -8,15 +8,19 @@ import { call, createNode, useEmulator } from "./helpers";
 describe("empty JSON object bodies", () => {
   const env = useEmulator();
 
-  it("mkdef (POST) refuses: no attributes were specified (DBobjectdefs.pm:1699-1716)", async () => {
+  it("mkdef (POST) refuses: no attributes were specified (DBobjectdefs.pm:1699-1716; as the real 2.19 answered)", async () => {
     expect((await call(env.xcat, "POST", "/nodes/e1", { body: {} })).json).toEqual({
       error: [
         "No object definitions have been created or modified: no attributes were specified. The 'groups' attribute is required when creating node definitions.",
+        "Failed with unknown reason.",
       ],
       errorcode: "1",
     });
     expect((await call(env.xcat, "POST", "/osimages/img-e", { body: {} })).json).toEqual({
-      error: ["No object definitions have been created or modified: no attributes were specified."],
+      error: [
+        "No object definitions have been created or modified: no attributes were specified.",
+        "Failed with unknown reason.",
+      ],
       errorcode: "1",
     });
   });

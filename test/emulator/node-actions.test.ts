@@ -10,7 +10,12 @@ describe("node actions", () => {
   const env = useEmulator({ seed: 42 });
 
   it("setup", async () => {
-    await createNode(env.xcat, "hw[1-2]", { groups: "rack1", mgt: "ipmi", ip: "10.0.1.1" });
+    await createNode(env.xcat, "hw[1-2]", {
+      groups: "rack1",
+      mgt: "ipmi",
+      ip: "10.0.1.1",
+      netboot: "xnba",
+    });
     await createNode(env.xcat, "plain", { groups: "misc" });
   });
 
@@ -55,12 +60,28 @@ describe("node actions", () => {
     expect(reply.json).toEqual({ hw2: { bootstate: "offline" } });
   });
 
+  it("a node without netboot has no nodeset plugin: bootstate and nodeset are node errors (a real 2.19)", async () => {
+    // Recorded on the real 2.19 (docs/xcat-behavior-found.md 3); the plugins by their
+    // handled_commands: xnba.pm:29, pxe.pm:25, grub2.pm:32, onie.pm:33. Only the errors are shown.
+    const refused = {
+      error: [
+        "plain: Unable to identify plugin for this command, check relevant tables: noderes.netboot=(grub2[-]?.*);nodehm.mgt;nodehm.mgt=switch",
+      ],
+      errorcode: "1",
+    };
+    expect((await call(env.xcat, "GET", "/nodes/hw2,plain/bootstate")).json).toEqual(refused);
+    const set = await call(env.xcat, "PUT", "/nodes/hw2,plain/bootstate", { body: { state: "shell" } });
+    expect(set.json).toEqual(refused);
+    expect(env.xcat.state.getObject("node", "hw2")?.currstate).toBe("shell");
+    await call(env.xcat, "PUT", "/nodes/hw2/bootstate", { body: { state: "offline" } });
+  });
+
   it("a node without mgt has no plugin; unknown nodes are invalid noderanges (§3.2)", async () => {
     const noMgt = await call(env.xcat, "GET", "/nodes/plain/power");
     expect(noMgt.status).toBe(403);
     expect(noMgt.json).toEqual({
       error: [
-        "plain: Unable to identify plugin for this command, check relevant tables: nodehm.power,mgt;nodehm.mgt",
+        "plain: Unable to identify plugin for this command, check relevant tables: nodehm.power,mgt;nodehm.mgt;nodehm.mgt=openbmc;pduoutlet.pdu=.*",
       ],
       errorcode: "1",
     });
@@ -126,6 +147,7 @@ describe("node actions", () => {
   });
 
   it("bootstate: nodeset osimage= and offline, answered as `bootstate` (§9.7)", async () => {
+    await call(env.xcat, "PUT", "/nodes/hw1", { body: { mac: "42:00:00:00:00:01" } }); // destiny.pm:427-438
     await call(env.xcat, "PUT", "/osimages/img1", {
       body: {
         imagetype: "linux",

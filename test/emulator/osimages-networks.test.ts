@@ -155,6 +155,7 @@ describe("networks", () => {
       error: [
         "Net or mask value should not be empty for xCAT network object 'net1'.",
         "One or more errors occured when attempting to create or modify xCAT object definitions.",
+        "Failed with unknown reason.",
       ],
       errorcode: "1",
     });

@@ -50,7 +50,12 @@ describe("provisioning", () => {
       },
     });
     await call(env.xcat, "PUT", "/osimages/noprov", { body: { imagetype: "linux", osvers: "rhels8.8" } });
-    await createNode(env.xcat, "c[01-06]", { groups: "compute", mgt: "ipmi" });
+    await createNode(env.xcat, "c[01-06]", {
+      groups: "compute",
+      mgt: "ipmi",
+      netboot: "xnba",
+      mac: "02:00:00:00:00:01",
+    });
   });
 
   it("nodeset with an unknown image is refused for the range, nothing changed (destiny.pm:304)", async () => {
@@ -68,6 +73,18 @@ describe("provisioning", () => {
     const reply = await call(env.xcat, "PUT", "/nodes/c01/bootstate", { body: { osimage: "noprov" } });
     expect(reply.status).toBe(403);
     expect(reply.json).toEqual({ error: ["osimage.provmethod for noprov must be set."], errorcode: "1" });
+  });
+
+  it("a node without a MAC gets its nodetype but no boot state (destiny.pm:415-438)", async () => {
+    // As the real 2.19 answered for a netboot=xnba node without mac: the error, provmethod kept.
+    await createNode(env.xcat, "nomac", { groups: "compute", mgt: "ipmi", netboot: "xnba" });
+    const reply = await call(env.xcat, "PUT", "/nodes/nomac/bootstate", {
+      body: { osimage: "rhels8-install" },
+    });
+    expect(reply.json).toEqual({ error: ["nomac: No MAC address available for this node"], errorcode: "1" });
+    expect(env.xcat.state.getObject("node", "nomac")).toMatchObject({ provmethod: "rhels8-install" });
+    expect(env.xcat.state.getObject("node", "nomac")?.currstate).toBeUndefined();
+    await call(env.xcat, "DELETE", "/nodes/nomac");
   });
 
   it("legacy states are refused; nodeset osimage takes each node's own provmethod, per node (destiny.pm:286-392)", async () => {

@@ -17,7 +17,9 @@ describe("virtual machines", () => {
     const reply = await call(env.xcat, "POST", "/nodes/bare/vm", { body: { cpucount: "2" } });
     expect(reply.status).toBe(403);
     expect(reply.json).toEqual({
-      error: ["bare: Unable to identify plugin for this command, check relevant tables: nodehm.mgt"],
+      error: [
+        "bare: Unable to identify plugin for this command, check relevant tables: nodehm.mgt;nodehm.power,mgt",
+      ],
       errorcode: "1",
     });
   });

@@ -36,6 +36,17 @@ describe("2.16.5: xcatws.cgi drops empty values from object bodies", () => {
   });
 });
 
+describe.each(XCAT_VERSIONS)("%s: a fresh management node's site table", (version) => {
+  const env = useEmulator({ xcatVersion: version });
+
+  it("has xcattlspolicy from 2.18.0 and dhcpomapialgorithm from 2.18.2 (xcatconfig initDB)", async () => {
+    // 2.18.0:xCAT-server/sbin/xcatconfig:1259, 2.18.2:…:1272; the whole 2.16.5 wrote neither.
+    const keys = env.xcat.state.getRows("site").map((row) => row.key);
+    expect(keys.includes("xcattlspolicy")).toBe(version === "2.18.2" || version === "2.19");
+    expect(keys.includes("dhcpomapialgorithm")).toBe(version === "2.18.2" || version === "2.19");
+  });
+});
+
 describe("2.17.0: empty values clear (commit 884d9d8a1)", () => {
   // 2.17.0:xCAT-server/xCAT-wsapi/xcatws.cgi:2096 `push @args, ($paramhash->{$k}) ? "$k=$paramhash->{$k}" : "$k=";`
   const env = useEmulator({ xcatVersion: "2.17.0" });
@@ -66,17 +77,40 @@ describe.each(["2.16.5", "2.17.0"] as const)("%s: a failed only_if condition wri
     expect(node?.bmc).toBeUndefined();
   });
 
-  it("the message buffer is not reset: a second failure repeats the first (1212-1233)", async () => {
+  it("two failures: one message each, the accepted values accumulated in schema order (1212-1233)", async () => {
+    // MsgUtils.pm:427-430 empties the buffer after each message; the whole 2.16.5 management node
+    // answered exactly these two lines (in Perl's random hash order) to this request.
     await createNode(env.xcat, "n2", { groups: "all" });
     const reply = await call(env.xcat, "PUT", "/nodes/n2", {
-      body: { bmc: "10.1.0.2", bmcusername: "ADMIN", usercomment: "y" },
+      body: { bmc: "10.1.0.2", bmcpassword: "p", usercomment: "y" },
     });
     expect(reply.status).toBe(403);
     const messages = (reply.json as { error: string[] }).error;
-    expect(messages).toHaveLength(3);
-    expect(messages[0]).toBe(messages[1]);
-    expect(messages[2]).toMatch(/^Cannot set the attr='bmc(username)?' attribute unless mgt value is /);
+    expect([...messages].sort()).toEqual([
+      "Cannot set the attr='bmc' attribute unless mgt value is ipmi or ipmi or openbmc or openbmc.",
+      "Cannot set the attr='bmcpassword' attribute unless mgt value is ipmi or ipmi or openbmc or openbmc.",
+    ]);
     expect(env.xcat.state.getObject("node", "n2")?.usercomment).toBe("y");
+  });
+
+  it("mkdef writes the valid attributes beside an invalid one; an empty body gets only the count", async () => {
+    // 2.17.0:xCAT-server/lib/xcat/plugins/DBobjectdefs.pm:1640-1675 (no command_level_error before
+    // commit 2ae97c2ac); the whole 2.16.5 created the node and answered these lines.
+    const reply = await call(env.xcat, "POST", "/nodes/m1", { body: { groups: "g1", nosuch: "1" } });
+    expect(reply.json).toEqual({
+      error: [
+        "'nosuch' is not a valid attribute name for an object type of 'node'.",
+        "Skipping to the next attribute.",
+        "One or more errors occured when attempting to create or modify xCAT object definitions.",
+        "Failed with unknown reason.",
+      ],
+      errorcode: "1",
+    });
+    expect(env.xcat.state.getObject("node", "m1")?.groups).toBe("g1");
+    expect((await call(env.xcat, "POST", "/osimages/i1", { body: {} })).json).toEqual({
+      error: ["0 object definitions have been created or modified."],
+      errorcode: "1",
+    });
   });
 
   it("a condition held only by a group named in the request drops the attribute silently (1035, 1214-1229)", async () => {
@@ -135,6 +169,12 @@ describe.each(XCAT_VERSIONS)("%s: the osimage attribute nfsrootopts", (version) 
     expect((reply.json as { error: string[] }).error[0]).toBe(
       "'nfsrootopts' is not a valid attribute name for an object type of 'osimage'.",
     );
+    // The probe the provider sends (lsdef -i of a missing object): both lines, as the whole 2.16.5 answered.
+    const probe = await call(env.xcat, "GET", "/osimages/pulumi-xcat-attribute-probe/attrs/nfsrootopts");
+    expect((probe.json as { error: string[] }).error).toEqual([
+      "'nfsrootopts' is not a valid attribute name for an object type of 'osimage'.",
+      "Could not find an object named 'pulumi-xcat-attribute-probe' of type 'osimage'.",
+    ]);
     const attrs = await call(env.xcat, "GET", "/osimages/img1/attrs/nfsrootopts");
     expect(attrs.status).toBe(403);
   });

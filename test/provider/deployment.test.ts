@@ -23,7 +23,12 @@ async function defineCluster(h: ProviderHarness, range: string) {
       profile: "compute",
     });
   }
-  await h.admin.nodes.create(range, { groups: "compute,all", mgt: "ipmi" });
+  await h.admin.nodes.create(range, {
+    groups: "compute,all",
+    mgt: "ipmi",
+    netboot: "xnba",
+    mac: "02:00:00:00:00:01",
+  });
 }
 
 function writes(h: ProviderHarness): Record<string, number> {

@@ -26,7 +26,12 @@ async function defineRack(h: ProviderHarness) {
       profile: "compute",
     });
   }
-  await h.admin.nodes.create(RACK, { groups: "compute,all", mgt: "ipmi" });
+  await h.admin.nodes.create(RACK, {
+    groups: "compute,all",
+    mgt: "ipmi",
+    netboot: "xnba",
+    mac: "02:00:00:00:00:01",
+  });
 }
 
 /** nodeset requests so far: one per batch started. */

@@ -2,18 +2,19 @@ import { describe, expect, it } from "vitest";
 import { failedConditions, refusedWriteMessage, refusedWriteOutcome } from "../../src/provider/refused-write";
 
 describe("failedConditions", () => {
-  it("reads xCAT 2.18+'s sorted wording and 2.17's repeated, accumulated one, once per attribute", () => {
-    // 2.18.2:perl-xCAT/xCAT/DBobjUtils.pm:2864 and 2.17.0:perl-xCAT/xCAT/DBobjUtils.pm:1231.
+  it("reads xCAT 2.18+'s sorted wording and 2.17's accumulated one, once per attribute", () => {
+    // 2.18.2:perl-xCAT/xCAT/DBobjUtils.pm:2864 and 2.17.0:perl-xCAT/xCAT/DBobjUtils.pm:1231 (the
+    // whole 2.16.5 answered these lines; a repeated line is read once).
     expect(
       failedConditions([
-        "Cannot set the attr='bmc' attribute unless mgt value is ipmi or openbmc or ipmi or openbmc.",
-        "Cannot set the attr='bmc' attribute unless mgt value is ipmi or openbmc or ipmi or openbmc.",
-        "Cannot set the attr='bmcusername' attribute unless mgt value is ipmi or openbmc or ipmi or openbmc.",
+        "Cannot set the attr='bmcusername' attribute unless mgt value is ipmi or ipmi or openbmc or openbmc.",
+        "Cannot set the attr='bmc' attribute unless mgt value is ipmi or ipmi or openbmc or openbmc.",
+        "Cannot set the attr='bmc' attribute unless mgt value is ipmi or ipmi or openbmc or openbmc.",
         "One or more errors occured when attempting to create or modify xCAT object definitions.",
       ]),
     ).toEqual([
-      { attribute: "bmc", condition: "mgt", values: "ipmi or openbmc" },
       { attribute: "bmcusername", condition: "mgt", values: "ipmi or openbmc" },
+      { attribute: "bmc", condition: "mgt", values: "ipmi or openbmc" },
     ]);
   });
 

@@ -8,6 +8,7 @@
 import {
   couldNotFindNode,
   couldNotFindObject,
+  FAILED_WITH_UNKNOWN_REASON,
   GROUPS_REQUIRED_ON_CREATE,
   groupsNotSpecified,
   invalidAttributeName,
@@ -97,7 +98,15 @@ export class Definitions {
       const invalid = attributes.filter(
         (a) => !this.#knows(type, a) && !(type === "group" && a === "members"),
       );
-      if (invalid.length > 0) throw new CommandError(invalid.map((a) => invalidAttributeName(a, type)));
+      if (invalid.length > 0) {
+        // lsdef checks -i names first and goes on to the objects (DBobjectdefs.pm:4003-4026, then
+        // 4078-4084): a missing object adds its line (recorded on the real 2.16.5 and 2.19).
+        const missing = (names ?? []).filter((n) => !this.#reader.exists(type, n));
+        throw new CommandError([
+          ...invalid.map((a) => invalidAttributeName(a, type)),
+          ...missing.map((n) => couldNotFindObject(n, type)),
+        ]);
+      }
     }
     const objects = this.show(type, names);
     const keyAttribute = typeMap(type).keyAttribute;
@@ -194,13 +203,17 @@ export class Definitions {
     assignments: Assignments,
     options: WriteOptions,
   ): void {
+    const current = versionBehaviour(this.#version).failedConditionWritesNothing;
     if (assignments.length === 0) {
       // chdef with no attr=val builds no FINALATTRS entry and ends in its informational summary,
       // which the CGI drops (DBobjectdefs.pm:2417-2474, 3066-3110): nothing changes, no error.
-      // mkdef says so as an error (DBobjectdefs.pm:1699-1716).
+      // mkdef says so as an error and returns 1 (master:…/DBobjectdefs.pm:1699-1716); before
+      // 2.18.0 it only printed its summary (the real 2.16.5 answered just that line).
       if (command === "chdef") return;
+      if (!current) throw new CommandError([ZERO_DEFINITIONS_CHANGED]);
       throw new CommandError([
         type === "node" ? `${NO_ATTRIBUTES_SPECIFIED} ${GROUPS_REQUIRED_ON_CREATE}` : NO_ATTRIBUTES_SPECIFIED,
+        FAILED_WITH_UNKNOWN_REASON,
       ]);
     }
     const errors = new ErrorList();
@@ -211,9 +224,11 @@ export class Definitions {
       if (!known) errors.add(invalidAttributeName(attribute, type), SKIPPING_TO_NEXT_ATTRIBUTE);
       else if (attribute !== keyAttribute && attribute !== "objtype") valid.push([attribute, value]);
     }
-    if (!errors.empty && command === "mkdef") {
-      // mkdef validates every operand before writing anything.
-      errors.add(ONE_OR_MORE_ERRORS);
+    if (!errors.empty && command === "mkdef" && current) {
+      // From 2.18.0 mkdef validates every operand before writing anything and returns 1 without
+      // its summary (master:…/DBobjectdefs.pm:1686-1702, commit 2ae97c2ac). Before, the other
+      // attributes are written and the summary follows (the real 2.16.5 created the node).
+      errors.add(FAILED_WITH_UNKNOWN_REASON);
       errors.throwIfAny();
     }
     const request = new Map(valid);
@@ -261,7 +276,7 @@ export class Definitions {
         changed++;
       }
     });
-    if (!errors.empty) errors.add(ONE_OR_MORE_ERRORS);
+    if (!errors.empty) errors.add(ONE_OR_MORE_ERRORS, FAILED_WITH_UNKNOWN_REASON);
     else if (command === "mkdef" && changed === 0) errors.add(ZERO_DEFINITIONS_CHANGED);
     errors.add(...conditionErrors);
     errors.throwIfAny();
@@ -483,10 +498,13 @@ interface ConditionOutcome {
  *
  * Before 2.18.0 (2.17.0:perl-xCAT/xCAT/DBobjUtils.pm:1020-1069, 1212-1236): a condition holds on
  * the request or the stored object (with what it inherits) only; the accepted values accumulate
- * per condition attribute in schema order over the whole request, duplicates included, and the
- * message buffer is not reset between attributes, so the second failure repeats the first. A
- * failure whose condition a group named in the request satisfies prints nothing (1219-1228) but
- * the attribute is still not written. The other attributes are written.
+ * per condition attribute over the whole request in the order Schema.pm declares the mappings,
+ * duplicates included (bmc and bmcpassword failing: `ipmi or ipmi or openbmc or openbmc`), and
+ * each failing attribute gets one message (MsgUtils.pm:427-430 clears the buffer after each; the
+ * real 2.16.5 answered exactly two messages for two failures). Their order is Perl's hash order,
+ * random per process; the emulator keeps the request's. A failure whose condition a group named
+ * in the request satisfies prints nothing (1219-1228) but the attribute is still not written. The
+ * other attributes are written.
  */
 function conditionOutcome(
   type: ObjectType,
@@ -497,14 +515,14 @@ function conditionOutcome(
   if (type === "site") return { writesNothing: true, failures: [], failedAttributes: [], dropped: [] };
   const map = typeMap(type);
   const failing = new Map<string, string>();
-  const accepted = new Map<string, string[]>();
+  const accepted = new Map<string, { position: number; value: string }[]>();
   const current = versionBehaviour(version).failedConditionWritesNothing;
   const own: OnlyIfSources = current ? sources : { ...sources, groups: [] };
   for (const [attribute, mappings] of map.attributes) {
     if (!request.has(attribute)) continue;
     if (mappings.length === 0 || (current && mappings.some((m) => !m.onlyIf))) continue;
     let valid = false;
-    for (const { onlyIf } of mappings) {
+    for (const { onlyIf, position } of mappings) {
       if (!onlyIf) {
         valid = true;
         continue;
@@ -517,14 +535,23 @@ function conditionOutcome(
       failing.set(attribute, onlyIf.attribute);
       const values = accepted.get(onlyIf.attribute) ?? [];
       accepted.set(onlyIf.attribute, values);
-      if (!current || !values.includes(onlyIf.value)) values.push(onlyIf.value);
+      if (!current || !values.some((v) => v.value === onlyIf.value))
+        values.push({ position, value: onlyIf.value });
     }
     if (valid) failing.delete(attribute);
   }
-  const wording = (condition: string) =>
-    current
-      ? [...(accepted.get(condition) ?? [])].sort().join(" or ")
-      : (accepted.get(condition) ?? []).join(" or ");
+  const wording = (condition: string) => {
+    const values = accepted.get(condition) ?? [];
+    return current
+      ? values
+          .map((v) => v.value)
+          .sort()
+          .join(" or ")
+      : [...values]
+          .sort((a, b) => a.position - b.position)
+          .map((v) => v.value)
+          .join(" or ");
+  };
   if (current) {
     return {
       writesNothing: true,
@@ -536,7 +563,7 @@ function conditionOutcome(
   const reported: [string, string][] = [];
   const dropped: string[] = [];
   for (const [attribute, condition] of failing) {
-    const list = (accepted.get(condition) ?? []).join(",");
+    const list = (accepted.get(condition) ?? []).map((v) => v.value).join(",");
     const byGroup = sources.groups.some((group) => {
       const value = group[condition];
       return value !== undefined && value !== "" && list.includes(value);
@@ -544,9 +571,6 @@ function conditionOutcome(
     if (byGroup) dropped.push(attribute);
     else reported.push([attribute, condition]);
   }
-  const failures: string[] = [];
-  for (let i = 0; i < reported.length; i += 1) {
-    for (const [a, c] of reported.slice(0, i + 1)) failures.push(onlyIfValueMismatch(a, c, wording(c)));
-  }
+  const failures = reported.map(([a, c]) => onlyIfValueMismatch(a, c, wording(c)));
   return { writesNothing: false, failures, failedAttributes: reported.map(([a]) => a), dropped };
 }

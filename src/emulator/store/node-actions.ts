@@ -27,7 +27,22 @@ const SUPPORT: Record<string, readonly string[]> = {
   rscan: ["hmc", "ivm", "fsp", "blade", "kvm", "esx", "ipmi", "openbmc"],
 };
 
-const PLUGIN_TABLES: Record<string, string> = { rpower: "nodehm.power,mgt;nodehm.mgt" };
+/**
+ * What xcatd lists for a node no plugin takes: the `handled_commands` hint of every plugin that
+ * registers the command, as the real 2.19 answered for a node without mgt (its plugins: ipmi,
+ * openbmc, blade, fsp, kvm, esx, pdu, switch ...).
+ */
+const PLUGIN_TABLES: Record<string, string> = {
+  rpower: "nodehm.power,mgt;nodehm.mgt;nodehm.mgt=openbmc;pduoutlet.pdu=.*",
+  rsetboot: "nodehm.power,mgt;nodehm.mgt;nodehm.mgt=openbmc",
+  rbeacon: "nodehm.mgt=blade|fsp;nodehm.mgt=openbmc",
+  reventlog: "nodehm.mgt=blade|fsp;nodehm.mgt=openbmc",
+  rvitals: "nodehm.mgt=blade|fsp;nodehm.mgt=openbmc",
+  rinv: "nodehm.mgt;nodehm.power,mgt;nodehm.mgt=openbmc",
+  renergy: "nodehm.mgt=blade|fsp|ipmi",
+  rspconfig: "nodehm.mgt=blade|fsp|ipmi;switches.switchtype;nodehm.mgt=openbmc",
+  rscan: "nodehm.mgt;nodehm.mgt=ipmi",
+};
 
 /** Statuses of a node that is up but not (yet) running its OS's sshd. */
 const BOOTING_STATUSES = new Set(["installing", "netbooting", "booting", "failed"]);

@@ -3,7 +3,7 @@
  * imgexport, rmimage (xcat-behavior.md §1.2 osimages). Boot state lives in chain.currstate and
  * the node's provisioning attributes, so the table and object views agree.
  */
-import { nodeError } from "../../contract/messages";
+import { nodeError, unableToIdentifyPlugin } from "../../contract/messages";
 import { copycdsImages } from "./copycds-images";
 import type { Database } from "./database";
 import type { Definitions } from "./definitions";
@@ -13,6 +13,16 @@ import type { ObjectAttributes } from "./object-reader";
 const PLAIN_STATES = new Set(["offline", "boot", "shell", "standby", "iscsiboot"]);
 /** Boot states xCAT no longer takes by name (destiny.pm:286-288). */
 const LEGACY_STATES = new Set(["install", "netboot", "statelite"]);
+/**
+ * Which nodes a nodeset plugin takes, by their `handled_commands` (master:xCAT-server/lib/xcat/
+ * plugins/xnba.pm:29, pxe.pm:25, petitboot.pm:21, yaboot.pm:30 by noderes.netboot; grub2.pm:32 by
+ * the regex `grub2[-]?.*`; onie.pm:33 by nodehm.mgt=switch; mic.pm:29 and pdu.pm:66 by nodehm.mgt).
+ */
+const NETBOOT_PLUGINS = new Set(["xnba", "pxe", "petitboot", "yaboot"]);
+const NODESET_BY_MGT = new Set(["switch", "mic", "pdu"]);
+/** The tables xcatd names for a node no nodeset plugin takes (as the real 2.19 answered). */
+const NODESET_PLUGIN_TABLES = "noderes.netboot=(grub2[-]?.*);nodehm.mgt;nodehm.mgt=switch";
+
 /** The provisioning methods whose image files rmimage removes (rmimage.pm:112-115). */
 const RMIMAGE_METHODS = new Set(["netboot", "statelite", "raw", "sysclone"]);
 
@@ -72,21 +82,57 @@ export class Provisioning {
    * nodeset stat: chain.currstate, or "offline" for a node never set: the netboot plugins read
    * the header of the node's boot configuration file and answer "offline" when there is none
    * (xnba.pm:62-92, pxe.pm, grub2.pm, petitboot.pm getstate; a real 2.19 answers so for a node
-   * with netboot=xnba). Not emulated: a node without noderes.netboot, which a real xCAT refuses
-   * with "Unable to identify plugin" (docs/xcat-behavior-found.md 3).
+   * with netboot=xnba). A node no plugin takes (no noderes.netboot) is a node error, and then
+   * the CGI shows only the errors (docs/xcat-behavior-found.md 3).
    */
   bootstate(nodes: readonly string[]): Map<string, string> {
     const objects = this.#defs.read(nodes);
+    this.#refusePluginless(nodes, objects, []);
     return new Map(nodes.map((n) => [n, objects.get(n)?.currstate ?? "offline"]));
   }
 
   /**
    * nodeset <state>, nodeset osimage=<image>, or nodeset osimage (each node's own
-   * nodetype.provmethod). destiny.pm:286-392: the legacy states install/netboot/statelite are
-   * refused; an image named in the request is checked once for the range; images taken from the
-   * nodes are checked per node, and the good nodes are set even when others fail.
+   * nodetype.provmethod). xcatd hands each node to the plugin of its noderes.netboot and reports
+   * the nodes none takes; the others are set. destiny.pm:286-392: the legacy states
+   * install/netboot/statelite are refused; an image named in the request is checked once for the
+   * range; images taken from the nodes are checked per node, and the good nodes are set even when
+   * others fail.
    */
   setBootstate(nodes: readonly string[], request: { state?: string; osimage?: string }): void {
+    const objects = this.#defs.read(nodes);
+    const pluginless = new Set(this.#pluginless(nodes, objects));
+    const taken = nodes.filter((n) => !pluginless.has(n));
+    const errors: string[] = [];
+    try {
+      if (taken.length > 0) this.#setBootstate(taken, request);
+    } catch (error) {
+      if (!(error instanceof CommandError)) throw error;
+      errors.push(...error.messages);
+    }
+    this.#refusePluginless(nodes, objects, errors);
+  }
+
+  #pluginless(nodes: readonly string[], objects: ReadonlyMap<string, ObjectAttributes>): string[] {
+    return nodes.filter((node) => {
+      const { netboot = "", mgt = "" } = objects.get(node) ?? {};
+      return !(NETBOOT_PLUGINS.has(netboot) || /^grub2[-]?.*/.test(netboot) || NODESET_BY_MGT.has(mgt));
+    });
+  }
+
+  /** Throws the node errors of nodes no nodeset plugin takes, after the given errors, if any. */
+  #refusePluginless(
+    nodes: readonly string[],
+    objects: ReadonlyMap<string, ObjectAttributes>,
+    errors: readonly string[],
+  ): void {
+    const refused = this.#pluginless(nodes, objects).map((node) =>
+      nodeError(node, unableToIdentifyPlugin(NODESET_PLUGIN_TABLES)),
+    );
+    if (refused.length > 0 || errors.length > 0) throw new CommandError([...refused, ...errors]);
+  }
+
+  #setBootstate(nodes: readonly string[], request: { state?: string; osimage?: string }): void {
     if (request.osimage !== undefined) {
       const image = this.#defs.object("osimage", request.osimage);
       // destiny.pm:294-305: the image is looked up once for the whole range; nothing is changed.
@@ -96,7 +142,8 @@ export class Provisioning {
       if (!image.provmethod) {
         throw new CommandError([`osimage.provmethod for ${request.osimage} must be set.`]);
       }
-      this.#prepare(nodes, request.osimage, image);
+      const errors = this.#prepare(nodes, request.osimage, image);
+      if (errors.length > 0) throw new CommandError(errors);
       return;
     }
     const state = request.state ?? "";
@@ -115,8 +162,14 @@ export class Provisioning {
     this.#defs.change("node", nodes, [["currstate", state]]);
   }
 
-  /** Points nodes at an image: nodetype from the image, chain.currstate `<provmethod> <os>-<arch>-<profile>`. */
-  #prepare(nodes: readonly string[], name: string, image: ObjectAttributes): void {
+  /**
+   * Points nodes at an image: nodetype from the image for every node, then chain.currstate
+   * `<provmethod> <os>-<arch>-<profile>` for the nodes with a MAC. destiny.pm writes nodetype
+   * first and then refuses each node without mac.mac (master:xCAT-server/lib/xcat/plugins/
+   * destiny.pm:415-438): the real 2.19 answered `<node>: No MAC address available for this
+   * node` and kept provmethod, os, arch and profile. Returns the node errors.
+   */
+  #prepare(nodes: readonly string[], name: string, image: ObjectAttributes): string[] {
     const osvers = image.osvers ?? "";
     const osarch = image.osarch ?? "";
     const profile = image.profile ?? "";
@@ -125,8 +178,17 @@ export class Provisioning {
       ["os", osvers],
       ["arch", osarch],
       ["profile", profile],
-      ["currstate", `${image.provmethod} ${osvers}-${osarch}-${profile}`],
     ]);
+    const objects = this.#defs.read(nodes);
+    const withMac = nodes.filter((node) => objects.get(node)?.mac);
+    if (withMac.length > 0) {
+      this.#defs.change("node", withMac, [
+        ["currstate", `${image.provmethod} ${osvers}-${osarch}-${profile}`],
+      ]);
+    }
+    return nodes
+      .filter((node) => !objects.get(node)?.mac)
+      .map((node) => nodeError(node, "No MAC address available for this node"));
   }
 
   /** nodeset osimage: every node with the image of its own nodetype.provmethod (destiny.pm:334-392). */
@@ -149,7 +211,7 @@ export class Provisioning {
         : !(image.provmethod && image.profile && image.osvers && image.osarch)
           ? `osimage.provmethod, osimage.osvers, osimage.osarch and osimage.profile for ${name} must be set`
           : undefined;
-      if (image && !problem) this.#prepare(members, name, image);
+      if (image && !problem) errors.push(...this.#prepare(members, name, image));
       else for (const node of members) errors.push(nodeError(node, problem ?? ""));
     }
     if (errors.length > 0) throw new CommandError(errors);

@@ -86,7 +86,7 @@ export class XcatStore {
     this.accounts = new Accounts(this.db, clock, {
       ...(options.tokenTtlSeconds !== undefined ? { ttlSeconds: options.tokenTtlSeconds } : {}),
     });
-    seedManagementNode(this.db, { user: options.user, password: options.password });
+    seedManagementNode(this.db, { user: options.user, password: options.password }, options.xcatVersion);
   }
 
   /** Lets simulated time pass: writes the node statuses that are due (before each request). */

@@ -83,7 +83,9 @@ export class TableCommands {
     for (const [table, columns] of values) {
       const schema = tableSchema(table);
       for (const column of columns.keys()) {
-        if (!schema?.columns.includes(column)) errors.push(`${table}.${column} is not a valid table.column`);
+        if (!schema?.columns.includes(column))
+          // tabutils.pm:1636 (nodech), as the real 2.19 answered.
+          errors.push(`${table}.${column} not a valid table.column description`);
       }
     }
     if (errors.length > 0) throw new CommandError(errors);

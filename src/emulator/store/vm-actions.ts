@@ -70,7 +70,8 @@ export class VmActions {
       const state = states.get(node);
       if (!state) continue;
       if (!VM_MGTS.has(object.mgt ?? "")) {
-        errors.push(nodeError(node, unableToIdentifyPlugin("nodehm.mgt")));
+        // The hint of the kvm and esx plugins together, as the real 2.19 answered for mkvm, chvm, rmvm.
+        errors.push(nodeError(node, unableToIdentifyPlugin("nodehm.mgt;nodehm.power,mgt")));
         continue;
       }
       const outcome = fn(node, object, state);
