@@ -4,10 +4,11 @@
  * off by hand shown by refresh and restored by up, an image change, destroy with onDelete
  * offline, a zero timeout refused by check and a node that is not a node.
  */
+
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { XcatClient } from "../../src/client";
-import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import { EMULATOR_DEFAULT_PASSWORD, type RunningEmulator, startEmulator } from "../../src/emulator";
 import { PulumiWorkspace } from "./support/pulumi-workspace";
 import { onlyOnEmulator, realNode } from "./support/target";
 
@@ -33,7 +34,7 @@ describe.skipIf(realNode !== undefined)(
 
     beforeAll(async () => {
       emulator = await startEmulator({ bootSeconds: 1, failNodes: ["c010"], hangNodes: ["c020"] });
-      admin = new XcatClient({ url: emulator.url, username: "root", password: "cluster" });
+      admin = new XcatClient({ url: emulator.url, username: "root", password: EMULATOR_DEFAULT_PASSWORD });
       await admin.nodes.create("c[001-064]", { groups: "compute,all", mgt: "ipmi" });
       workspace = await PulumiWorkspace.create({
         programDir: resolve(import.meta.dirname, "../../examples/provisioning"),
@@ -41,7 +42,7 @@ describe.skipIf(realNode !== undefined)(
       });
       await workspace.setConfig("xcat:url", emulator.url);
       await workspace.setConfig("xcat:username", "root");
-      await workspace.setConfig("xcat:password", "cluster", { secret: true });
+      await workspace.setConfig("xcat:password", EMULATOR_DEFAULT_PASSWORD, { secret: true });
       await workspace.setConfig("pollSeconds", "0.2");
       await workspace.setConfig("timeoutMinutes", "0.1");
     });

@@ -4,9 +4,10 @@
  * about one request per node (no read-back each), `refresh` and `destroy` a handful in all,
  * because calls queue behind the request of their kind in flight and go out merged (issue #11).
  */
+
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import { EMULATOR_DEFAULT_PASSWORD, type RunningEmulator, startEmulator } from "../../src/emulator";
 import { PulumiWorkspace } from "./support/pulumi-workspace";
 
 const NODES = 50;
@@ -21,7 +22,7 @@ beforeAll(async () => {
   });
   await workspace.setConfig("xcat:url", emulator.url);
   await workspace.setConfig("xcat:username", "root");
-  await workspace.setConfig("xcat:password", "cluster", { secret: true });
+  await workspace.setConfig("xcat:password", EMULATOR_DEFAULT_PASSWORD, { secret: true });
   await workspace.setConfig("nodeCount", String(NODES));
 });
 

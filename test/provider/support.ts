@@ -3,8 +3,14 @@
  * (configure, check, diff, create, read, update, delete), against a fresh in-process emulator.
  * A separate client makes "hand edits" behind the provider's back.
  */
+
 import { XcatClient } from "../../src/client";
-import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../src/emulator";
+import {
+  EMULATOR_DEFAULT_PASSWORD,
+  type EmulatorOptions,
+  type RunningEmulator,
+  startEmulator,
+} from "../../src/emulator";
 import { configureProcess, resetProcessContext } from "../../src/provider/process-context";
 import * as runtime from "../../src/provider/runtime";
 
@@ -41,10 +47,10 @@ export async function providerHarness(options: EmulatorOptions = {}): Promise<Pr
   const config: Record<string, string> = {
     "xcat:url": emulator.url,
     "xcat:username": "root",
-    "xcat:password": "cluster",
+    "xcat:password": EMULATOR_DEFAULT_PASSWORD,
   };
   configureProcess((key) => config[key]);
-  const admin = new XcatClient({ url: emulator.url, username: "root", password: "cluster" });
+  const admin = new XcatClient({ url: emulator.url, username: "root", password: EMULATOR_DEFAULT_PASSWORD });
   return {
     emulator,
     admin,
