@@ -22,7 +22,9 @@ import { parseArgs } from "node:util";
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
 const { XcatClient } = require(join(repoRoot, "dist/client/index.js"));
-const { EMULATOR_DEFAULT_PASSWORD, EMULATOR_DEFAULT_USER } = require(join(repoRoot, "dist/emulator/index.js"));
+const { EMULATOR_DEFAULT_PASSWORD, EMULATOR_DEFAULT_USER } = require(
+  join(repoRoot, "dist/emulator/index.js"),
+);
 
 const { values: args } = parseArgs({
   options: {

@@ -35,7 +35,14 @@ describe.skipIf(realNode !== undefined)(
     beforeAll(async () => {
       emulator = await startEmulator({ bootSeconds: 1, failNodes: ["c010"], hangNodes: ["c020"] });
       admin = new XcatClient({ url: emulator.url, username: "root", password: EMULATOR_DEFAULT_PASSWORD });
-      await admin.nodes.create("c[001-064]", { groups: "compute,all", mgt: "ipmi" });
+      // As an admin defines nodes for a network boot: an address and a MAC each, and their
+      // /etc/hosts entries (makehosts), so that nodeset's makedhcp gives each a fixed address.
+      for (let i = 1; i <= 64; i++) {
+        const n = String(i).padStart(3, "0");
+        const mac = `52:54:00:00:10:${i.toString(16).padStart(2, "0")}`;
+        await admin.nodes.create(`c${n}`, { groups: "compute,all", mgt: "ipmi", ip: `10.0.10.${i}`, mac });
+      }
+      await admin.nodes.makeHosts("c[001-064]");
       workspace = await PulumiWorkspace.create({
         programDir: resolve(import.meta.dirname, "../../examples/provisioning"),
         sandboxDir: inject("e2eSandbox"),

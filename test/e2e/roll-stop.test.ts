@@ -67,6 +67,9 @@ describe("a Deployment roll that stops, on the real engine", () => {
       username: "root",
       password: EMULATOR_DEFAULT_PASSWORD,
     });
+    // About the roll, not name services: the site runs DHCP elsewhere (site.dhcpsetup n), so
+    // nodeset asks for no reservation (xnba.pm master:857-872).
+    await admin.globalconf.setAttrs({ dhcpsetup: "n" });
     await admin.nodes.create(RACK, { groups: "compute,all", mgt: "ipmi" });
     await admin.close();
     workspace = await PulumiWorkspace.create({

@@ -41,13 +41,17 @@ export interface ProviderHarness {
  */
 export const RESOURCE_TEST_VERSIONS = ["2.16.5", "2.17.0", "2.19"] as const;
 
-export async function providerHarness(options: EmulatorOptions = {}): Promise<ProviderHarness> {
+export async function providerHarness(
+  options: EmulatorOptions = {},
+  extraConfig: Readonly<Record<string, string>> = {},
+): Promise<ProviderHarness> {
   const emulator = await startEmulator(options);
   await resetProcessContext();
   const config: Record<string, string> = {
     "xcat:url": emulator.url,
     "xcat:username": "root",
     "xcat:password": EMULATOR_DEFAULT_PASSWORD,
+    ...extraConfig,
   };
   configureProcess((key) => config[key]);
   const admin = new XcatClient({ url: emulator.url, username: "root", password: EMULATOR_DEFAULT_PASSWORD });

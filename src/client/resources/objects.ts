@@ -62,7 +62,7 @@ const DERIVED_TTL_MS = 60_000;
  * as 32 DELETEs taking turns at 1 and 63 names, and a roll of 1,000 nodes at the default 8 steps
  * as 251 PUTs of 4; with it, 200 nodes took 5 DELETEs instead of 8 and 27 PUTs instead of 51.
  */
-const WRITE_REFILL = { quietMs: 50, maxMs: 250 } as const;
+export const WRITE_REFILL = { quietMs: 50, maxMs: 250 } as const;
 
 /** A name no object has, for asking lsdef about an attribute (see `knowsAttribute`). */
 const ATTRIBUTE_PROBE_NAME = "pulumi-xcat-attribute-probe";
