@@ -90,7 +90,7 @@ describe("import, then the generated README's first-run lines, from a fresh HOME
     if (home) await rm(home, { recursive: true, force: true });
   });
 
-  it("reaches a clean first up that writes nothing", { timeout: 120_000 }, async () => {
+  it("reaches a clean first up that writes nothing", { timeout: 300_000 }, async () => {
     const bin = resolve(inject("e2eSandbox"), "node_modules", ".bin", "pulumi-xcat");
     await promisify(execFile)(bin, ["import", "--url", emulator.url, "--username", "root", "--out", out], {
       env,
