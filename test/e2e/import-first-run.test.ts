@@ -19,8 +19,12 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { EMULATOR_DEFAULT_PASSWORD, type RunningEmulator, startEmulator } from "../../src/emulator";
 
-/** The BMC password the `racks:` seed gives its compute group (src/emulator/seed-cluster.ts). */
-const SEED_SECRETS: Record<string, string> = { "compute-bmcpassword": "rack-bmc-secret" };
+/** The BMC passwords the `racks:` seed holds (src/emulator/seed-cluster.ts), as the import e2e gives them. */
+const SEED_SECRETS: Record<string, string> = {
+  "compute-bmcpassword": "rack-bmc-secret",
+  "login01-bmcpassword": "login-bmc-secret",
+  "login02-bmcpassword": "login-bmc-secret",
+};
 
 function writes(emulator: RunningEmulator): Record<string, number> {
   return Object.fromEntries(
@@ -90,7 +94,7 @@ describe("import, then the generated README's first-run lines, from a fresh HOME
     if (home) await rm(home, { recursive: true, force: true });
   });
 
-  it("reaches a clean first up that writes nothing", { timeout: 300_000 }, async () => {
+  it("reaches a clean first up that writes nothing", { timeout: 600_000 }, async () => {
     const bin = resolve(inject("e2eSandbox"), "node_modules", ".bin", "pulumi-xcat");
     await promisify(execFile)(bin, ["import", "--url", emulator.url, "--username", "root", "--out", out], {
       env,
