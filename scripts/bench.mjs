@@ -470,11 +470,11 @@ const median = (values) => {
 
 /** Runs the 3-nodes-of-a-5,000-node-cluster leg; returns its figures. */
 async function clusterLeg(root, options, common, emulators) {
-  const { startEmulator } = require(join(repoRoot, "dist", "emulator"));
+  const { startEmulator, EMULATOR_DEFAULT_PASSWORD } = require(join(repoRoot, "dist", "emulator"));
   const seeding = performance.now();
   const emulator = await startEmulator({
     user: "root",
-    password: "cluster",
+    password: EMULATOR_DEFAULT_PASSWORD,
     costModel: options.costModel,
     mnCpus: options.mnCpus,
     seedCluster: CLUSTER_SEED,
@@ -491,7 +491,7 @@ async function clusterLeg(root, options, common, emulators) {
       BENCH_NODES: String(FEW_NODES),
       XCAT_URL: proxy.url,
       XCAT_USERNAME: "root",
-      XCAT_PASSWORD: "cluster",
+      XCAT_PASSWORD: EMULATOR_DEFAULT_PASSWORD,
     });
     await pulumi(workspace, ["up", ...skipPreview]);
     const from = proxy.requests.length;
@@ -522,7 +522,7 @@ async function main() {
     process.stdout.write(helpText());
     return;
   }
-  const { startEmulator } = require(join(repoRoot, "dist", "emulator"));
+  const { startEmulator, EMULATOR_DEFAULT_PASSWORD } = require(join(repoRoot, "dist", "emulator"));
   const root = await mkdtemp(join(tmpdir(), "pulumi-xcat-bench-"));
   const xcatModel = options.costModel === "xcat";
   // The file backend rewrites the whole checkpoint after every step, which makes `up` of N
@@ -589,7 +589,7 @@ async function main() {
       }
       const emulator = await startEmulator({
         user: "root",
-        password: "cluster",
+        password: EMULATOR_DEFAULT_PASSWORD,
         costModel: options.costModel,
         mnCpus: options.mnCpus,
       });
@@ -603,7 +603,7 @@ async function main() {
         BENCH_NODES: String(nodes),
         XCAT_URL: proxy?.url ?? emulator.url,
         XCAT_USERNAME: "root",
-        XCAT_PASSWORD: "cluster",
+        XCAT_PASSWORD: EMULATOR_DEFAULT_PASSWORD,
         XCAT_BATCHING: id === "batched" ? "1" : "0",
       };
       variants.push({

@@ -22,6 +22,9 @@ import { parseArgs } from "node:util";
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
 const { XcatClient } = require(join(repoRoot, "dist/client/index.js"));
+const { EMULATOR_DEFAULT_PASSWORD, EMULATOR_DEFAULT_USER } = require(
+  join(repoRoot, "dist/emulator/index.js"),
+);
 
 const { values: args } = parseArgs({
   options: {
@@ -37,7 +40,8 @@ const stateDir = resolve(process.env.PULUMI_XCAT_DEMO_STATE ?? join(repoRoot, ".
 const stack = process.env.PULUMI_XCAT_DEMO_STACK ?? "demo";
 // Demo data only; scripts/demo-pulumi.sh (npm run pulumi) uses the same passphrase.
 const passphrase = "pulumi-xcat-demo";
-const account = { username: "root", password: "cluster" };
+// The emulator CLI below runs with its default account.
+const account = { username: EMULATOR_DEFAULT_USER, password: EMULATOR_DEFAULT_PASSWORD };
 const preferredPort = 18443;
 
 const env = {

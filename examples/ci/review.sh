@@ -65,7 +65,10 @@ if [[ -z "${XCAT_URL:-}" ]]; then
     sleep 0.1
   done
   [[ -n "$XCAT_URL" ]] || { echo "xcat-emulator printed no URL in 10 s" >&2; exit 1; }
-  export XCAT_URL XCAT_USERNAME="${XCAT_USERNAME:-root}" XCAT_PASSWORD="${XCAT_PASSWORD:-cluster}"
+  # The emulator started here has its default account, which it prints as "account: USER / PASSWORD".
+  XCAT_USERNAME="$(sed -n 's|^account: \([^ ]*\) / .*|\1|p' "$log")"
+  XCAT_PASSWORD="$(sed -n 's|^account: [^ ]* / ||p' "$log")"
+  export XCAT_URL XCAT_USERNAME XCAT_PASSWORD
   echo "Using xcat-emulator at $XCAT_URL (no XCAT_URL given)" >&2
   if [[ -z "${PULUMI_BACKEND_URL:-}" ]]; then
     mkdir -p "$review_dir/state"

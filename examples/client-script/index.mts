@@ -5,7 +5,7 @@
  * Against the local emulator (`npm run emulator -- --port 18443` prints its URL), with Node 24,
  * which runs TypeScript directly:
  *
- *   XCAT_URL=http://127.0.0.1:18443/xcatws XCAT_USERNAME=root XCAT_PASSWORD=cluster \
+ *   XCAT_URL=http://127.0.0.1:18443/xcatws XCAT_USERNAME=root XCAT_PASSWORD=emu-Qx7k2Vw9 \
  *     node examples/client-script/index.mts
  *
  * Against a management node, also set XCAT_CA_CERT=/install/postscripts/ca/ca-cert.pem (copied
@@ -37,7 +37,7 @@ export interface ScriptResult {
  *
  * @example
  * ```ts
- * const result = await main({ url: "http://127.0.0.1:8080/xcatws", username: "root", password: "cluster" });
+ * const result = await main({ url: "http://127.0.0.1:8080/xcatws", username: "root", password: "emu-Qx7k2Vw9" });
  * ```
  */
 export async function main(options: ScriptOptions): Promise<ScriptResult> {

@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isXcatVersion, NEWEST_XCAT_VERSION, XCAT_VERSIONS } from "../contract/xcat-versions";
+import { EMULATOR_DEFAULT_PASSWORD, EMULATOR_DEFAULT_USER } from "./default-account";
 import type { EmulatorOptions } from "./options";
 import { startEmulator } from "./start-emulator";
 import { type MnInterface, parseMnInterface } from "./store/mn-interfaces";
@@ -23,7 +24,7 @@ Options:
   --key FILE          PEM private key of --cert
   --data FILE         SQLite file keeping the data across restarts (default: in memory)
   --user NAME         account name (default root)
-  --password PW       account password (default cluster)
+  --password PW       account password (default ${EMULATOR_DEFAULT_PASSWORD})
   --fault-rate R      fraction 0..1 of requests hitting a transient fault (503, 408, dropped)
   --latency MIN-MAX   random delay added per request, in milliseconds
   --token-ttl SECONDS token validity, overriding site.tokenexpiredays
@@ -203,7 +204,9 @@ async function main(): Promise<void> {
   }
   const emulator = await startEmulator(parsed.options);
   const lines = [`xcat-emulator listening on ${emulator.url}`];
-  lines.push(`account: ${parsed.options.user ?? "root"} / ${parsed.options.password ?? "cluster"}`);
+  lines.push(
+    `account: ${parsed.options.user ?? EMULATOR_DEFAULT_USER} / ${parsed.options.password ?? EMULATOR_DEFAULT_PASSWORD}`,
+  );
   if (emulator.caCertPem) {
     const file = join(tmpdir(), `xcat-emulator-ca-${process.pid}.pem`);
     writeFileSync(file, emulator.caCertPem);

@@ -2,6 +2,7 @@
  * The public option and result types of the emulator library.
  */
 import type { XcatVersion } from "../contract/xcat-versions";
+import type { EMULATOR_DEFAULT_PASSWORD } from "./default-account";
 import type { ClusterSeed } from "./seed-cluster";
 import type { EmulatorState } from "./state";
 import type { MnInterface } from "./store/mn-interfaces";
@@ -16,7 +17,7 @@ export interface EmulatorOptions {
   readonly https?: boolean | { readonly cert: string; readonly key: string };
   /** SQLite file that keeps the data across restarts; in memory when absent. */
   readonly dataFile?: string;
-  /** The account (passwd key=xcat); default root / cluster. */
+  /** The account (passwd key=xcat); default root / {@link EMULATOR_DEFAULT_PASSWORD}. */
   readonly user?: string;
   readonly password?: string;
   /** Fraction 0..1 of requests that hit a transient fault (503, 408 or a dropped connection). */

@@ -6,6 +6,7 @@ import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import { createCostModel } from "./cost/cost-model";
+import { EMULATOR_DEFAULT_PASSWORD, EMULATOR_DEFAULT_USER } from "./default-account";
 import { FaultPlan } from "./faults";
 import { createListener } from "./http/server";
 import type { EmulatorOptions, RunningEmulator } from "./options";
@@ -20,15 +21,15 @@ import { generateSelfSignedCertificate } from "./tls";
  *
  * @example
  * const xcat = await startEmulator({ seed: 7 });
- * const res = await fetch(`${xcat.url}/nodes?userName=root&userPW=cluster`);
+ * const res = await fetch(`${xcat.url}/nodes?userName=root&userPW=${EMULATOR_DEFAULT_PASSWORD}`);
  * await xcat.close();
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const seed = options.seed ?? 1;
   const store = new XcatStore({
     ...(options.dataFile ? { dataFile: options.dataFile } : {}),
-    user: options.user ?? "root",
-    password: options.password ?? "cluster",
+    user: options.user ?? EMULATOR_DEFAULT_USER,
+    password: options.password ?? EMULATOR_DEFAULT_PASSWORD,
     seed,
     ...(options.tokenTtlSeconds !== undefined ? { tokenTtlSeconds: options.tokenTtlSeconds } : {}),
     ...(options.mnInterfaces ? { mnInterfaces: options.mnInterfaces } : {}),

@@ -128,6 +128,21 @@ export interface AttributeObjectDefinition {
   readonly unsetIsConflict: boolean;
   /** Problems that involve several inputs (a network's net and mask together). */
   crossProblems?(news: Readonly<Record<string, unknown>>): InputFailure[];
+  /** Inputs kept as given beside the attributes, with their problems (a node's `nameServices`). */
+  readonly extraInputs?: ReadonlyArray<{ readonly input: string; problems(value: unknown): string[] }>;
+  /**
+   * Runs after a create or update wrote the object: `before` is what the managed attributes were
+   * (absent for a new object), `after` what they are now (a node's name services).
+   */
+  afterWrite?(
+    client: XcatClient,
+    name: string,
+    before: Readonly<Record<string, string>> | undefined,
+    after: Readonly<Record<string, string>>,
+    inputs: AttributeObjectInputs,
+  ): Promise<void>;
+  /** Runs before the object is deleted (a node's DNS and DHCP entries go first). */
+  beforeDelete?(client: XcatClient, name: string, olds: AttributeObjectInputs): Promise<void>;
 }
 
 /** The attributes the resource manages, with the typed fields in their xCAT form. */
@@ -176,6 +191,9 @@ export function attributeObjectSpec(
     );
     add("adopt", booleanProblems(news.adopt, "adopt"));
     add("connection", connectionProblems(news.connection));
+    for (const extra of definition.extraInputs ?? []) {
+      if (!isUnknown(news[extra.input])) add(extra.input, extra.problems(news[extra.input]));
+    }
     if (failures.length === 0) failures.push(...(definition.crossProblems?.(news) ?? []));
 
     const attributes = isPlainObject(news.attributes) ? (news.attributes as Record<string, string>) : {};
@@ -198,6 +216,9 @@ export function attributeObjectSpec(
       if (news[field.input] !== undefined) inputs[field.input] = news[field.input];
     }
     if (news.connection !== undefined) inputs.connection = news.connection;
+    for (const extra of definition.extraInputs ?? []) {
+      if (news[extra.input] !== undefined) inputs[extra.input] = news[extra.input];
+    }
     return { inputs: inputs as AttributeObjectInputs };
   }
 
@@ -398,11 +419,14 @@ export function attributeObjectSpec(
       const name = String(inputs[definition.idInput]);
       const desired = desiredAttributes(definition, inputs);
       let reported: Record<string, string>;
+      // What the object held before, when it already existed (its name services may be in place).
+      let before: Record<string, string> | undefined;
       // With adopt the object is expected to exist (an imported program): read first, so taking it
       // over as it is sends no write at all, not even a POST that xCAT refuses.
       const existing =
         definition.createMode === "check-first" || inputs.adopt ? await getIfExists(api, name) : undefined;
       if (existing) {
+        before = existing;
         reported = await takeExisting(api, name, inputs, existing);
       } else {
         try {
@@ -415,9 +439,14 @@ export function attributeObjectSpec(
             await throwRefusedWrite(error, api, name, "create", desired, inputs, {});
             throw error;
           }
-          reported = await takeExisting(api, name, inputs, await api.get(name));
+          before = await api.get(name);
+          reported = await takeExisting(api, name, inputs, before);
         }
       }
+      // An object that existed is compared on what the program manages only: an adopted node whose
+      // managed values match needs nothing (an imported program's first up writes nothing).
+      const managedBefore = before && only(before, Object.keys(desired));
+      await definition.afterWrite?.(client, name, managedBefore, desired, inputs);
       return { id: name, outputs: outputsFrom(inputs, name, reported) };
     },
 
@@ -483,11 +512,14 @@ export function attributeObjectSpec(
       }
       // olds.allAttributes is absent in state written before it existed: then this reads.
       const recorded = olds.allAttributes as Record<string, string> | undefined;
-      return outputsFrom(news, id, await api.reportAfterUpdate(id, changes, { recorded, previous }));
+      const reported = await api.reportAfterUpdate(id, changes, { recorded, previous });
+      await definition.afterWrite?.(client, id, previous, desiredAttributes(definition, news), news);
+      return outputsFrom(news, id, reported);
     },
 
     async delete(client, id, olds) {
       const api = definition.api(client);
+      await definition.beforeDelete?.(client, id, olds);
       if (definition.deleteByClearing) {
         const cleared = Object.fromEntries(
           Object.keys(desiredAttributes(definition, olds)).map((name) => [name, ""]),

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { normalizeBaseUrl, type XcatClientOptions, type XcatLogger } from "../client";
+import { type NameServiceChoice, parseNameServices } from "./name-services";
 
 /** The `connection` input a resource may carry (password and token are secrets). */
 export interface ConnectionInput {
@@ -36,6 +37,11 @@ export interface ProviderSettings {
    * first checks a resource of it (on by default; off for previews without a network).
    */
   readonly checkConnection: boolean;
+  /**
+   * Which name services node writes run (`xcat:nameServices`: hosts, dns, dhcp, or none; all by
+   * default). See name-services.ts.
+   */
+  readonly nameServices: NameServiceChoice;
 }
 
 /** How much the provider's clients report; see {@link ProviderSettings.logLevel}. */
@@ -57,6 +63,7 @@ const SETTINGS: ReadonlyArray<readonly [key: string, env: string]> = [
   ["batching", "XCAT_BATCHING"],
   ["logLevel", "XCAT_LOG_LEVEL"],
   ["checkConnection", "XCAT_CHECK_CONNECTION"],
+  ["nameServices", "XCAT_NAME_SERVICES"],
 ];
 
 /** Problems found in the provider configuration, phrased for the person who set it. */
@@ -96,7 +103,16 @@ export function settingsFrom(config: ConfigLookup, env: NodeJS.ProcessEnv): Prov
     logLevel: parseLogLevel(raw.logLevel),
     checkConnection:
       raw.checkConnection === undefined ? true : parseBoolean(raw.checkConnection, "xcat:checkConnection"),
+    nameServices: nameServicesSetting(raw.nameServices),
   };
+}
+
+function nameServicesSetting(text: string | undefined): NameServiceChoice {
+  try {
+    return parseNameServices(text);
+  } catch (error) {
+    throw new ProviderConfigError((error as Error).message);
+  }
 }
 
 /** A base URL with no path gets `/xcatws`, as the service lives there on every management node. */

@@ -2,9 +2,11 @@
  * Every route of src/contract/routes.ts has a client method of the same name (route id
  * "nodes.getPower" ↔ client.nodes.getPower), and calling it sends that route's method and path.
  */
+
 import { describe, expect, it } from "vitest";
 import type { XcatClient } from "../../src/client";
 import { ROUTES } from "../../src/contract/routes";
+import { EMULATOR_DEFAULT_PASSWORD } from "../../src/emulator";
 import { mockXcat } from "./support/mock-xcat";
 
 type Call = (client: XcatClient) => Promise<unknown>;
@@ -12,7 +14,7 @@ type Call = (client: XcatClient) => Promise<unknown>;
 // One sample call per route id. The mock answers every request with an empty success, which all
 // methods accept (except tokens.create, answered below).
 const SAMPLES: Readonly<Record<string, Call>> = {
-  "tokens.create": (c) => c.tokens.create({ username: "root", password: "cluster" }),
+  "tokens.create": (c) => c.tokens.create({ username: "root", password: EMULATOR_DEFAULT_PASSWORD }),
   "nodes.list": (c) => c.nodes.list(),
   "nodes.get": (c) => c.nodes.get("n01"),
   "nodes.update": (c) => c.nodes.update("n01", { mgt: "ipmi" }),

@@ -3,10 +3,11 @@
  * its npm pack tarball: up, the changes each example is about, and destroy leaving nothing of
  * what the program created.
  */
+
 import { resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, inject, it } from "vitest";
 import { XcatClient } from "../../src/client";
-import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import { EMULATOR_DEFAULT_PASSWORD, type RunningEmulator, startEmulator } from "../../src/emulator";
 import { PulumiWorkspace } from "./support/pulumi-workspace";
 
 let emulator: RunningEmulator;
@@ -15,7 +16,7 @@ let workspace: PulumiWorkspace | undefined;
 
 beforeEach(async () => {
   emulator = await startEmulator();
-  admin = new XcatClient({ url: emulator.url, username: "root", password: "cluster" });
+  admin = new XcatClient({ url: emulator.url, username: "root", password: EMULATOR_DEFAULT_PASSWORD });
 });
 
 afterEach(async () => {
@@ -32,7 +33,7 @@ async function workspaceFor(example: string): Promise<PulumiWorkspace> {
   });
   await workspace.setConfig("xcat:url", emulator.url);
   await workspace.setConfig("xcat:username", "root");
-  await workspace.setConfig("xcat:password", "cluster", { secret: true });
+  await workspace.setConfig("xcat:password", EMULATOR_DEFAULT_PASSWORD, { secret: true });
   return workspace;
 }
 

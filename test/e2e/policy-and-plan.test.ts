@@ -9,11 +9,12 @@
  *   changes the cluster (counted on the emulator), is refused for another stack, and applies once
  *   the program is the reviewed one again.
  */
+
 import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import { EMULATOR_DEFAULT_PASSWORD, type RunningEmulator, startEmulator } from "../../src/emulator";
 import { labProgram } from "./support/lab-program";
 import { PulumiWorkspace } from "./support/pulumi-workspace";
 
@@ -36,7 +37,11 @@ afterAll(async () => {
   console.log(`policy-and-plan: ${((Date.now() - started) / 1000).toFixed(1)} s`);
 });
 
-const connection = () => ({ XCAT_URL: emulator.url, XCAT_USERNAME: "root", XCAT_PASSWORD: "cluster" });
+const connection = () => ({
+  XCAT_URL: emulator.url,
+  XCAT_USERNAME: "root",
+  XCAT_PASSWORD: EMULATOR_DEFAULT_PASSWORD,
+});
 
 /** Requests that change the cluster (every POST, PUT and DELETE but a login), by route. */
 function writes(): Record<string, number> {

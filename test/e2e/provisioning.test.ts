@@ -4,10 +4,11 @@
  * off by hand shown by refresh and restored by up, an image change, destroy with onDelete
  * offline, a zero timeout refused by check and a node that is not a node.
  */
+
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { XcatClient } from "../../src/client";
-import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import { EMULATOR_DEFAULT_PASSWORD, type RunningEmulator, startEmulator } from "../../src/emulator";
 import { PulumiWorkspace } from "./support/pulumi-workspace";
 import { onlyOnEmulator, realNode } from "./support/target";
 
@@ -33,20 +34,28 @@ describe.skipIf(realNode !== undefined)(
 
     beforeAll(async () => {
       emulator = await startEmulator({ bootSeconds: 1, failNodes: ["c010"], hangNodes: ["c020"] });
-      admin = new XcatClient({ url: emulator.url, username: "root", password: "cluster" });
-      await admin.nodes.create("c[001-064]", {
-        groups: "compute,all",
-        mgt: "ipmi",
-        netboot: "xnba",
-        mac: "02:00:00:00:00:01",
-      });
+      admin = new XcatClient({ url: emulator.url, username: "root", password: EMULATOR_DEFAULT_PASSWORD });
+      // As an admin defines nodes for a network boot: an address and a MAC each, and their
+      // /etc/hosts entries (makehosts), so that nodeset's makedhcp gives each a fixed address.
+      for (let i = 1; i <= 64; i++) {
+        const n = String(i).padStart(3, "0");
+        const mac = `52:54:00:00:10:${i.toString(16).padStart(2, "0")}`;
+        await admin.nodes.create(`c${n}`, {
+          groups: "compute,all",
+          mgt: "ipmi",
+          netboot: "xnba",
+          ip: `10.0.10.${i}`,
+          mac,
+        });
+      }
+      await admin.nodes.makeHosts("c[001-064]");
       workspace = await PulumiWorkspace.create({
         programDir: resolve(import.meta.dirname, "../../examples/provisioning"),
         sandboxDir: inject("e2eSandbox"),
       });
       await workspace.setConfig("xcat:url", emulator.url);
       await workspace.setConfig("xcat:username", "root");
-      await workspace.setConfig("xcat:password", "cluster", { secret: true });
+      await workspace.setConfig("xcat:password", EMULATOR_DEFAULT_PASSWORD, { secret: true });
       await workspace.setConfig("pollSeconds", "0.2");
       await workspace.setConfig("timeoutMinutes", "0.1");
     });

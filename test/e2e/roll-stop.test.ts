@@ -6,9 +6,10 @@
  * second node fails. A misspelt osimage fails preview, naming the resource, field and the
  * closest image.
  */
+
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import { EMULATOR_DEFAULT_PASSWORD, type RunningEmulator, startEmulator } from "../../src/emulator";
 import { PulumiWorkspace } from "./support/pulumi-workspace";
 
 const RACK = "r02n[01-12]";
@@ -61,7 +62,14 @@ describe("a Deployment roll that stops, on the real engine", () => {
     // Long enough boots that the SIGINT lands while the first batch is still booting.
     emulator = await startEmulator({ bootSeconds: 4 });
     const { XcatClient } = await import("../../src/client");
-    const admin = new XcatClient({ url: emulator.url, username: "root", password: "cluster" });
+    const admin = new XcatClient({
+      url: emulator.url,
+      username: "root",
+      password: EMULATOR_DEFAULT_PASSWORD,
+    });
+    // About the roll, not name services: the site runs DHCP elsewhere (site.dhcpsetup n), so
+    // nodeset asks for no reservation (xnba.pm master:857-872).
+    await admin.globalconf.setAttrs({ dhcpsetup: "n" });
     await admin.nodes.create(RACK, {
       groups: "compute,all",
       mgt: "ipmi",
@@ -86,7 +94,7 @@ describe("a Deployment roll that stops, on the real engine", () => {
     })) {
       await workspace.setConfig(key, value);
     }
-    await workspace.setConfig("xcat:password", "cluster", { secret: true });
+    await workspace.setConfig("xcat:password", EMULATOR_DEFAULT_PASSWORD, { secret: true });
     await workspace.up();
     expect(await workspace.outputs()).toMatchObject({ deployed: 12 });
     await workspace.setConfig("batchSize", "4");

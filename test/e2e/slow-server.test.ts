@@ -6,10 +6,11 @@
  * An image roll merges its updates as far as the engine's default parallelism lets it, and one
  * node that cannot be updated fails alone, naming itself, while the others are rolled (issue #25).
  */
+
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { XcatClient } from "../../src/client";
-import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import { EMULATOR_DEFAULT_PASSWORD, type RunningEmulator, startEmulator } from "../../src/emulator";
 import { PulumiCommandError, PulumiWorkspace } from "./support/pulumi-workspace";
 
 const NODES = 50;
@@ -24,7 +25,7 @@ beforeAll(async () => {
   });
   await workspace.setConfig("xcat:url", emulator.url);
   await workspace.setConfig("xcat:username", "root");
-  await workspace.setConfig("xcat:password", "cluster", { secret: true });
+  await workspace.setConfig("xcat:password", EMULATOR_DEFAULT_PASSWORD, { secret: true });
   await workspace.setConfig("nodeCount", String(NODES));
 });
 
@@ -71,7 +72,7 @@ describe(`${NODES} nodes against a slow management node`, () => {
     const admin = new XcatClient({
       url: emulator.url,
       username: "root",
-      password: "cluster",
+      password: EMULATOR_DEFAULT_PASSWORD,
       batching: false,
     });
     await admin.nodes.delete("sc007");

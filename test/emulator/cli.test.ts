@@ -2,10 +2,12 @@
  * The xcat-emulator command (issue item 1): first stdout line, exit 0 on SIGTERM, exit 2 on bad
  * flags, quick start. Runs the built dist/emulator/cli.js (built here when missing).
  */
+
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { EMULATOR_DEFAULT_PASSWORD } from "../../src/emulator";
 import { parseArgs } from "../../src/emulator/cli";
 
 const root = join(__dirname, "..", "..");
@@ -42,7 +44,7 @@ describe("xcat-emulator CLI", () => {
     expect(Date.now() - started).toBeLessThan(2000);
     const match = /^xcat-emulator listening on (http:\/\/127\.0\.0\.1:\d+\/xcatws)$/.exec(line);
     expect(match).not.toBeNull();
-    const res = await fetch(`${match?.[1]}/nodes?userName=root&userPW=cluster`);
+    const res = await fetch(`${match?.[1]}/nodes?userName=root&userPW=${EMULATOR_DEFAULT_PASSWORD}`);
     expect(res.status).toBe(200);
     const exit = new Promise<number | null>((resolve) => child.on("exit", resolve));
     child.kill("SIGTERM");

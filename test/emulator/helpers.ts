@@ -3,11 +3,17 @@
  * request function built on undici's `request` (not on the client under construction), which,
  * unlike fetch, can send a body with GET as xCAT clients do.
  */
+
 import { request } from "undici";
 import { afterAll, beforeAll } from "vitest";
-import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../src/emulator";
+import {
+  EMULATOR_DEFAULT_PASSWORD,
+  type EmulatorOptions,
+  type RunningEmulator,
+  startEmulator,
+} from "../../src/emulator";
 
-export const AUTH = "userName=root&userPW=cluster";
+export const AUTH = `userName=root&userPW=${EMULATOR_DEFAULT_PASSWORD}`;
 
 export interface Reply {
   readonly status: number;

@@ -246,9 +246,13 @@ describe("node actions", () => {
     await call(env.xcat, "DELETE", "/nodes/noip1");
   });
 
-  it("makedhcp writes entries only for nodes with a MAC (§1.2)", async () => {
+  it("makedhcp writes entries only for nodes with a MAC (§1.2), with the address the name resolves to", async () => {
     await call(env.xcat, "PUT", "/nodes/hw1", { body: { mac: "42:00:00:00:00:01" } });
     expect((await call(env.xcat, "POST", "/nodes/hw1,hw2/dhcp", { body: {} })).status).toBe(201);
+    // Not in /etc/hosts nor DNS yet: no fixed address (dhcp.pm master:782, :249), whatever hosts.ip holds.
+    expect(env.xcat.state.getRows("_emu_dhcp")).toEqual([{ node: "hw1", mac: "42:00:00:00:00:01" }]);
+    expect((await call(env.xcat, "POST", "/nodes/hw1/host", { body: {} })).status).toBe(201);
+    expect((await call(env.xcat, "POST", "/nodes/hw1/dhcp", { body: {} })).status).toBe(201);
     expect(env.xcat.state.getRows("_emu_dhcp")).toEqual([
       { node: "hw1", mac: "42:00:00:00:00:01", ip: "10.0.1.1" },
     ]);

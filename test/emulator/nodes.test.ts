@@ -2,8 +2,10 @@
  * Node objects: lsdef/mkdef/chdef/rmdef over the tables (xcat-behavior.md §1.3, §1.4, §3.2,
  * §5.1, §5.2, §9).
  */
+
 import { describe, expect, it } from "vitest";
 import { ObjectAttributeMaps, StringList } from "../../src/contract/envelope";
+import { EMULATOR_DEFAULT_PASSWORD } from "../../src/emulator";
 import { call, createNode, useEmulator } from "./helpers";
 
 describe("nodes", () => {
@@ -270,7 +272,7 @@ describe("nodes", () => {
     const reply = await call(env.xcat, "GET", "/nodes/n1/attrs/groups?debug=1");
     expect(reply.status).toBe(200);
     expect(reply.text.startsWith("<p>DEBUG: generalparams:$VAR1 = {")).toBe(true);
-    expect(reply.text).toContain("'userPW' => 'cluster'");
+    expect(reply.text).toContain(`'userPW' => '${EMULATOR_DEFAULT_PASSWORD}'`);
     expect(reply.text.endsWith('{"n1":{"groups":"all"}}\n')).toBe(true);
   });
 

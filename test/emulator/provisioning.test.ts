@@ -50,12 +50,17 @@ describe("provisioning", () => {
       },
     });
     await call(env.xcat, "PUT", "/osimages/noprov", { body: { imagetype: "linux", osvers: "rhels8.8" } });
-    await createNode(env.xcat, "c[01-06]", {
-      groups: "compute",
-      mgt: "ipmi",
-      netboot: "xnba",
-      mac: "02:00:00:00:00:01",
-    });
+    // As an admin defines nodes for a network boot: an address, a MAC and an /etc/hosts entry
+    // each, so that nodeset's makedhcp can resolve their names (dhcp.pm master:782).
+    for (let i = 1; i <= 6; i++)
+      await createNode(env.xcat, `c0${i}`, {
+        groups: "compute",
+        mgt: "ipmi",
+        netboot: "xnba",
+        ip: `10.0.5.${i}`,
+        mac: `42:00:00:00:05:0${i}`,
+      });
+    await call(env.xcat, "POST", "/nodes/c[01-06]/host", { body: {} });
   });
 
   it("nodeset with an unknown image is refused for the range, nothing changed (destiny.pm:304)", async () => {
@@ -220,5 +225,31 @@ describe("provisioning", () => {
     await sleep(BOOT_SECONDS * 1000);
     expect(env.xcat.state.getObject("node", "c05")).toBeUndefined();
     expect(env.xcat.state.getRows("_emu_boot").map((r) => r.node)).not.toContain("c05");
+  });
+  it("a node whose name does not resolve gets no address from nodeset's makedhcp and never leaves powering-on", async () => {
+    // dhcp.pm master:782 (getipaddr of the name), :249 (no fixed-address without one); xnba.pm
+    // master:857-872 (nodeset runs makedhcp).
+    await createNode(env.xcat, "c07", {
+      groups: "compute",
+      mgt: "ipmi",
+      ip: "10.0.5.7",
+      mac: "42:00:00:00:05:07",
+    });
+    await createNode(env.xcat, "c08", {
+      groups: "compute",
+      mgt: "ipmi",
+      ip: "10.0.5.8",
+      mac: "42:00:00:00:05:08",
+    });
+    await call(env.xcat, "POST", "/nodes/c08/host", { body: {} });
+    await call(env.xcat, "PUT", "/nodes/c07,c08/bootstate", { body: { osimage: "rhels8-install" } });
+    const dhcp = env.xcat.state.getRows("_emu_dhcp");
+    expect(dhcp.find((row) => row.node === "c08")?.ip).toBe("10.0.5.8");
+    expect(dhcp.find((row) => row.node === "c07")?.ip ?? null).toBeNull();
+    await call(env.xcat, "PUT", "/nodes/c07,c08/nextboot", { body: { order: "net" } });
+    await call(env.xcat, "PUT", "/nodes/c07,c08/power", { body: { action: "boot" } });
+    const later = await waitFor(env.xcat, "c07,c08", (s) => s.c08?.status === "booted");
+    expect(later.c08?.status).toBe("booted");
+    expect(later.c07?.status).toBe("powering-on");
   });
 });

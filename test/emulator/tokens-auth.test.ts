@@ -1,9 +1,10 @@
 /**
  * Tokens and authentication (xcat-behavior.md §4, §1.1 items 4-5, §3.2, §9.1).
  */
+
 import { describe, expect, it } from "vitest";
 import { TokenResponse, XCAT_CONTENT_TYPE } from "../../src/contract/envelope";
-import { startEmulator } from "../../src/emulator";
+import { EMULATOR_DEFAULT_PASSWORD, startEmulator } from "../../src/emulator";
 import { call, useEmulator } from "./helpers";
 
 const AUTH_FAILURE = { error: "Authentication failure", errorcode: "2" };
@@ -14,7 +15,7 @@ describe("tokens and authentication", () => {
   it("POST /tokens answers 201 with a lowercase uuid v4 and an unpadded local expiry one day ahead (§4.2)", async () => {
     const before = new Date();
     const reply = await call(env.xcat, "POST", "/tokens", {
-      body: { userName: "root", userPW: "cluster" },
+      body: { userName: "root", userPW: EMULATOR_DEFAULT_PASSWORD },
       noAuth: true,
     });
     expect(reply.status).toBe(201);
@@ -36,7 +37,7 @@ describe("tokens and authentication", () => {
 
   it("a token authenticates requests in X-Auth-Token (§4.1)", async () => {
     const { json } = await call(env.xcat, "POST", "/tokens", {
-      body: { userName: "root", userPW: "cluster" },
+      body: { userName: "root", userPW: EMULATOR_DEFAULT_PASSWORD },
       noAuth: true,
     });
     const { token } = TokenResponse.parse(json);
@@ -47,7 +48,9 @@ describe("tokens and authentication", () => {
   it("bad credentials, unknown tokens and no credentials are 401 with a scalar error (§4.1, §9.1)", async () => {
     for (const reply of [
       await call(env.xcat, "GET", "/nodes?userName=root&userPW=wrong", { noAuth: true }),
-      await call(env.xcat, "GET", "/nodes?userName=nobody&userPW=cluster", { noAuth: true }),
+      await call(env.xcat, "GET", `/nodes?userName=nobody&userPW=${EMULATOR_DEFAULT_PASSWORD}`, {
+        noAuth: true,
+      }),
       await call(env.xcat, "GET", "/nodes", { token: "00000000-0000-4000-8000-000000000000" }),
       await call(env.xcat, "GET", "/nodes", { noAuth: true }),
       await call(env.xcat, "POST", "/tokens", { body: { userName: "root", userPW: "nope" }, noAuth: true }),
@@ -59,7 +62,7 @@ describe("tokens and authentication", () => {
 
   it("with both credentials and a token, both must be valid (§4.1)", async () => {
     const { json } = await call(env.xcat, "POST", "/tokens", {
-      body: { userName: "root", userPW: "cluster" },
+      body: { userName: "root", userPW: EMULATOR_DEFAULT_PASSWORD },
       noAuth: true,
     });
     const { token } = TokenResponse.parse(json);

@@ -22,9 +22,11 @@
  * 255.0.0.0 (restapi/table/cases0 selects rows by it) and the images of a RHEL 6.5 copycds
  * (restapi/osimage/cases0 lists them before it runs copycds).
  */
+
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { EMULATOR_DEFAULT_PASSWORD } from "../../src/emulator";
 import { call, createNode, useEmulator } from "./helpers";
 import { parseCaseFile, shellWords, type TestCase } from "./xcat-test/case-file";
 import { checkResult, parseJson, paths } from "./xcat-test/check-result";
@@ -44,7 +46,7 @@ const FILES = [
   "service/cases0",
   "table/cases0",
 ];
-const ACCOUNT = { user: "root", password: "cluster" };
+const ACCOUNT = { user: "root", password: EMULATOR_DEFAULT_PASSWORD };
 /** The xcattest configuration's variables (restapi.template: username, password, CN). */
 const VARIABLES = { username: ACCOUNT.user, password: ACCOUNT.password, CN: "virtualcn2" };
 

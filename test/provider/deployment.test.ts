@@ -23,6 +23,10 @@ async function defineCluster(h: ProviderHarness, range: string) {
       profile: "compute",
     });
   }
+  // These suites are about the roll, not name services: the site runs DHCP elsewhere
+  // (site.dhcpsetup n), so nodeset asks for no DHCP reservation and boots need none
+  // (xnba.pm master:857-872; test/provider/name-services.test.ts covers the reservations).
+  await h.admin.globalconf.setAttrs({ dhcpsetup: "n" });
   await h.admin.nodes.create(range, {
     groups: "compute,all",
     mgt: "ipmi",

@@ -4,8 +4,10 @@
  * and are not read back, and what the provider reports equals what a fresh GET returns, so the
  * rule of known-after-update.ts is checked against the emulator (which follows xCAT's source).
  */
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { XcatClient } from "../../src/client";
+import { EMULATOR_DEFAULT_PASSWORD } from "../../src/emulator";
 import { type ProviderHarness, providerHarness, runtime } from "./support";
 
 const KIND = "xcat:Node";
@@ -54,7 +56,12 @@ async function reportedNow(): Promise<Map<string, Record<string, string>>> {
 
 beforeAll(async () => {
   h = await providerHarness({ latencyMs: [300, 300] });
-  fresh = new XcatClient({ url: h.emulator.url, username: "root", password: "cluster", batching: false });
+  fresh = new XcatClient({
+    url: h.emulator.url,
+    username: "root",
+    password: EMULATOR_DEFAULT_PASSWORD,
+    batching: false,
+  });
   // Values the nodes inherit, so the report carries more than what the provider sent.
   await h.admin.groups.update("rollers", { netboot: "xnba", os: "rocky8" });
 }, 60_000);

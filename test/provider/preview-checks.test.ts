@@ -3,7 +3,9 @@
  * connection, once per management node, and for each resource that will adopt an existing object
  * what adopting changes there, read in batched requests, secrets as [secret].
  */
+
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { EMULATOR_DEFAULT_PASSWORD } from "../../src/emulator";
 import { configureProcess, resetProcessContext } from "../../src/provider/process-context";
 import { type ProviderHarness, providerHarness, runtime } from "./support";
 
@@ -61,7 +63,7 @@ describe("preview checks", () => {
     const config: Record<string, string> = {
       "xcat:url": "http://127.0.0.1:9/xcatws",
       "xcat:username": "root",
-      "xcat:password": "cluster",
+      "xcat:password": EMULATOR_DEFAULT_PASSWORD,
       "xcat:maxRetries": "0",
     };
     configureProcess((key) => config[key]);

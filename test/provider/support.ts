@@ -3,8 +3,14 @@
  * (configure, check, diff, create, read, update, delete), against a fresh in-process emulator.
  * A separate client makes "hand edits" behind the provider's back.
  */
+
 import { XcatClient } from "../../src/client";
-import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../src/emulator";
+import {
+  EMULATOR_DEFAULT_PASSWORD,
+  type EmulatorOptions,
+  type RunningEmulator,
+  startEmulator,
+} from "../../src/emulator";
 import { configureProcess, resetProcessContext } from "../../src/provider/process-context";
 import * as runtime from "../../src/provider/runtime";
 
@@ -35,16 +41,20 @@ export interface ProviderHarness {
  */
 export const RESOURCE_TEST_VERSIONS = ["2.16.5", "2.17.0", "2.19"] as const;
 
-export async function providerHarness(options: EmulatorOptions = {}): Promise<ProviderHarness> {
+export async function providerHarness(
+  options: EmulatorOptions = {},
+  extraConfig: Readonly<Record<string, string>> = {},
+): Promise<ProviderHarness> {
   const emulator = await startEmulator(options);
   await resetProcessContext();
   const config: Record<string, string> = {
     "xcat:url": emulator.url,
     "xcat:username": "root",
-    "xcat:password": "cluster",
+    "xcat:password": EMULATOR_DEFAULT_PASSWORD,
+    ...extraConfig,
   };
   configureProcess((key) => config[key]);
-  const admin = new XcatClient({ url: emulator.url, username: "root", password: "cluster" });
+  const admin = new XcatClient({ url: emulator.url, username: "root", password: EMULATOR_DEFAULT_PASSWORD });
   return {
     emulator,
     admin,

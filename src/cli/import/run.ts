@@ -22,6 +22,7 @@ import {
   undefinedGroups,
   validationFindings,
 } from "./findings";
+import { firstRunLines, type ImportConnection } from "./first-run";
 import { declaredAttributes, ownAttributes, splitGroups, XCATDEFAULTS } from "./inheritance";
 import { type ImportedCluster, renderProgram } from "./render";
 import { findRuns } from "./runs";
@@ -170,7 +171,16 @@ export async function run(argv: readonly string[]): Promise<number> {
     const { cluster, left, findings } = await readCluster(client, args);
     const program = renderProgram(cluster);
     mkdirSync(args.out, { recursive: true });
-    writeProject(args, program, cluster, left, findings);
+    const connection = settings.connection;
+    if (connection === undefined) throw new Error("no xCAT URL: give --url or XCAT_URL");
+    const firstRun: ImportConnection = {
+      url: connection.url,
+      username: connection.username,
+      caCert: connection.caCert,
+      insecure: connection.insecure,
+      token: connection.token !== undefined && connection.password === undefined,
+    };
+    writeProject(args, firstRun, program, cluster, left, findings);
     for (const item of left) progress(`left out: ${item}`);
     if (!args.includeDefaults)
       progress("  (run again with --include-defaults to take the unchanged defaults too)");
@@ -366,6 +376,7 @@ function supportedPulumiRange(): string {
 
 function writeProject(
   args: ImportArgs,
+  connection: ImportConnection,
   program: ReturnType<typeof renderProgram>,
   cluster: ImportedCluster,
   left: readonly string[],
@@ -435,13 +446,12 @@ function writeProject(
     "",
     program.secrets.length === 0
       ? "The cluster holds no passwords the program manages."
-      : "Passwords are never written into the program. Before the first `pulumi up`, set each one:\n",
-    ...program.secrets.map((secret) => `    pulumi config set --secret ${secret.key}   # ${secret.holds}`),
+      : "Passwords are never written into the program; the first-run lines below ask for each:\n",
+    ...program.secrets.map((secret) => `- \`${secret.key}\`: ${secret.holds}`),
     "",
     "## First run",
     "",
-    "    npm install && pulumi stack init && pulumi config set xcat:url <url> && pulumi up",
-    "",
+    ...firstRunLines(args.out, connection, program.secrets),
     "Every resource has `adopt: true`: the first `up` takes each object over as it is and changes nothing",
     "on the server. The flag can go after that first `up`.",
     "",

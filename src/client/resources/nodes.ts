@@ -4,10 +4,14 @@
  * virtual machines, nodels). Method names are the route ids of src/contract/routes.ts.
  */
 import { isPerNodeTemplate } from "../../contract/per-node-values";
+import { Coalescer } from "../coalescer";
 import type { Engine } from "../engine";
 import { attributeListSegment, keywordSegment, noderangeSegment } from "../names";
 import { bootstateOf, cleanStatus } from "../quirks";
+import { readBatchingOf } from "../read-batcher-engine";
+import { isPlainName } from "../read-batcher-writes";
 import type { AttributeInput, CallOptions } from "../types";
+import { updateMerged } from "../write-merging";
 import { GroupsApi } from "./groups";
 import { type CreateOptions, type DeleteOptions, NamedObjects } from "./objects";
 import {
@@ -101,7 +105,17 @@ const asList = (value: string | readonly string[]) => (typeof value === "string"
  * const power = await client.nodes.getPower("n01"); // { n01: "on" }
  * ```
  */
+/** The routes of the per-node name services (hosts, DNS, DHCP). */
+type NameServiceRoute =
+  | "nodes.makeHosts"
+  | "nodes.makeDns"
+  | "nodes.removeDns"
+  | "nodes.makeDhcp"
+  | "nodes.removeDhcp";
+
 export class NodesApi extends NamedObjects {
+  /** Merges name-service commands per command (see {@link NodesApi.#nameService}); created on first use. */
+  #nameServices: Coalescer<string, undefined> | undefined;
   /** Reads the raw definitions of groups, for `sharesAdditions`. */
   readonly #groups: GroupsApi;
 
@@ -127,6 +141,32 @@ export class NodesApi extends NamedObjects {
         ([attribute, value]) => attribute !== "members" && isPerNodeTemplate(value),
       ),
     );
+  }
+
+  /**
+   * One name-service command (makehosts, makedns [-d], makedhcp [-d]) for `noderange`. With
+   * batching on, calls for single plain node names merge per command into one noderange request,
+   * as node deletes and equal updates do (write-merging.ts): creating 100 nodes costs one makehosts,
+   * not 100. A merged request that fails is sent again node by node, so each caller gets its own
+   * node's answer (the commands are idempotent).
+   */
+  async #nameService(route: NameServiceRoute, noderange: Noderange, options: CallOptions | undefined) {
+    const name =
+      typeof noderange === "string" ? noderange : noderange.length === 1 ? noderange[0] : undefined;
+    const plain = !(options?.signal || options?.debug || options?.pretty || options?.xcoll);
+    const batching = readBatchingOf(this.engine);
+    if (plain && name !== undefined && isPlainName(name) && batching !== undefined) {
+      this.#nameServices ??= new Coalescer<string, undefined>({
+        hold: batching.hold,
+        run: (lane, batch) =>
+          updateMerged(batch, async (some) => {
+            await this.engine.call({ route: lane, params: this.#nr(some), kind: "write" });
+          }),
+      });
+      await this.#nameServices.submit(route, name);
+      return;
+    }
+    await this.engine.call({ route, params: this.#nr(noderange), kind: "write", options });
   }
 
   #nr(noderange: Noderange): { noderange: string } {
@@ -168,7 +208,7 @@ export class NodesApi extends NamedObjects {
    * ```
    */
   async makeHosts(noderange: Noderange, options?: CallOptions): Promise<void> {
-    await this.engine.call({ route: "nodes.makeHosts", params: this.#nr(noderange), kind: "write", options });
+    await this.#nameService("nodes.makeHosts", noderange, options);
   }
 
   /**
@@ -180,7 +220,7 @@ export class NodesApi extends NamedObjects {
    * ```
    */
   async makeDns(noderange: Noderange, options?: CallOptions): Promise<void> {
-    await this.engine.call({ route: "nodes.makeDns", params: this.#nr(noderange), kind: "write", options });
+    await this.#nameService("nodes.makeDns", noderange, options);
   }
 
   /**
@@ -192,7 +232,7 @@ export class NodesApi extends NamedObjects {
    * ```
    */
   async removeDns(noderange: Noderange, options?: CallOptions): Promise<void> {
-    await this.engine.call({ route: "nodes.removeDns", params: this.#nr(noderange), options });
+    await this.#nameService("nodes.removeDns", noderange, options);
   }
 
   /**
@@ -204,7 +244,7 @@ export class NodesApi extends NamedObjects {
    * ```
    */
   async makeDhcp(noderange: Noderange, options?: CallOptions): Promise<void> {
-    await this.engine.call({ route: "nodes.makeDhcp", params: this.#nr(noderange), kind: "write", options });
+    await this.#nameService("nodes.makeDhcp", noderange, options);
   }
 
   /**
@@ -216,7 +256,7 @@ export class NodesApi extends NamedObjects {
    * ```
    */
   async removeDhcp(noderange: Noderange, options?: CallOptions): Promise<void> {
-    await this.engine.call({ route: "nodes.removeDhcp", params: this.#nr(noderange), options });
+    await this.#nameService("nodes.removeDhcp", noderange, options);
   }
 
   /**

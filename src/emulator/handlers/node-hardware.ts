@@ -117,7 +117,17 @@ export function setBootstate(ctx: HandlerContext): Output {
       key === "state" ? { state: text } : key === "osimage" ? { osimage: text } : { state: `${key}=${text}` };
     arg = key === "state" ? text : `${key}=${text}`;
   }
-  onNodes(ctx, "nodeset", [arg], (nodes) => ctx.store.provisioning.setBootstate(nodes, request));
+  onNodes(ctx, "nodeset", [arg], (nodes) => {
+    try {
+      ctx.store.provisioning.setBootstate(nodes, request);
+    } finally {
+      // nodeset ends by running makedhcp for its nodes (-d for offline) unless site.dhcpsetup says
+      // n (xnba.pm master:857-872, grub2.pm master:792-809).
+      const dhcpsetup = ctx.store.db.first("site", { key: "dhcpsetup" })?.value ?? "";
+      const offline = request.state === "offline";
+      if (offline || !/0|n|N/.test(dhcpsetup)) ctx.store.services.makedhcp(nodes, offline);
+    }
+  });
   return empty();
 }
 

@@ -24,6 +24,12 @@ import type { Definitions } from "./definitions";
 /** How a node's next boot ends: it boots, its installation fails, or it hangs in the installer. */
 export type BootOutcome = "boot" | "fail" | "hang";
 
+/**
+ * How a boot actually runs: as planned, or `unaddressed` when a network boot gets no address from
+ * the management node's DHCP (see {@link BootSimulation.start}).
+ */
+type RunOutcome = BootOutcome | "unaddressed";
+
 /** What the node boots: an installer (install), a diskless image (netboot) or its own disk. */
 export type BootMethod = "install" | "netboot" | "disk";
 
@@ -39,8 +45,11 @@ export interface BootStep {
  * end. A failing install reports `failed` where it would have rebooted; a hanging one stays in
  * `installing` / `netbooting` for ever.
  */
-export function bootSteps(method: BootMethod, outcome: BootOutcome, bootMs: number): BootStep[] {
+export function bootSteps(method: BootMethod, outcome: RunOutcome, bootMs: number): BootStep[] {
   const steps: BootStep[] = [{ atMs: 0, status: "powering-on" }];
+  // No DHCP offer: the firmware's network boot never reaches an installer or initrd, so nothing
+  // ever reports a status again.
+  if (outcome === "unaddressed" && method !== "disk") return steps;
   if (method !== "disk") {
     steps.push({
       atMs: Math.round(bootMs * 0.1),
@@ -115,6 +124,20 @@ export class BootSimulation {
     return this.#outcomes.get(node) ?? "boot";
   }
 
+  /**
+   * Whether a network boot of `node` gets an address: xCAT's DHCP configuration holds a fixed
+   * address only for a node whose name resolved on the management node when makedhcp ran
+   * (dhcp.pm getipaddr, master:782; `_add_isc_static_host` writes no host without an address,
+   * master:249), and nodeset runs makedhcp itself (xnba.pm master:857-872, grub2.pm
+   * master:792-809). With site.dhcpsetup `n` another DHCP server answers, which is not modelled:
+   * the node is taken to get its address there.
+   */
+  #addressed(node: string): boolean {
+    const dhcpsetup = this.#db.first("site", { key: "dhcpsetup" })?.value ?? "";
+    if (/0|n|N/.test(dhcpsetup)) return true;
+    return Boolean(this.#db.first("_emu_dhcp", { node })?.ip);
+  }
+
   /** Starts the boot of nodes that were just powered on (or reset), each with its method. */
   start(boots: ReadonlyArray<{ readonly node: string; readonly method: BootMethod }>): void {
     if (boots.length === 0) return;
@@ -124,7 +147,7 @@ export class BootSimulation {
         this.#db.insert("_emu_boot", {
           node,
           method,
-          outcome: this.outcome(node),
+          outcome: method !== "disk" && !this.#addressed(node) ? "unaddressed" : this.outcome(node),
           started: String(started),
           step: "-1",
         });
@@ -157,7 +180,7 @@ export class BootSimulation {
     for (const row of rows) {
       const node = row.node ?? "";
       const method = (row.method ?? "disk") as BootMethod;
-      const outcome = (row.outcome ?? "boot") as BootOutcome;
+      const outcome = (row.outcome ?? "boot") as RunOutcome;
       const started = Number(row.started);
       const steps = bootSteps(method, outcome, this.#bootMs);
       const reached = stepReached(steps, now - started);

@@ -96,8 +96,22 @@ export class NetworkServices {
   }
 
   /**
+   * The address a name resolves to on the management node: its /etc/hosts, then the DNS it
+   * serves (xCAT's getipaddr asks the system resolver; the node's `ip` attribute is not read).
+   */
+  resolve(name: string): string | undefined {
+    return (
+      this.#db.first("_emu_etchosts", { name })?.ip ?? this.#db.first("_emu_dns", { name })?.ip ?? undefined
+    );
+  }
+
+  /**
    * makedhcp [-d]: host entries for nodes with a MAC. A node without one is only a warning in
-   * xCAT ("Unable to find mac address for <node>"), and warnings are never shown (§2.2).
+   * xCAT ("Unable to find mac address for <node>"), and warnings are never shown (§2.2). The
+   * address is the node's name resolved on the management node (dhcp.pm master:782,
+   * `getipaddr($hname)`), not its `ip` attribute: a name that does not resolve is a warning ("The
+   * hostname ... could not be resolved", master:801-809) and the host gets no fixed address
+   * (master:249), so the node gets none when it network-boots.
    */
   makedhcp(nodes: readonly string[] | undefined, remove = false): void {
     if (nodes === undefined) {
@@ -115,7 +129,7 @@ export class NetworkServices {
       this.#db.insert("_emu_dhcp", {
         node,
         mac: mac.split("|")[0] ?? mac,
-        ip: objects.get(node)?.ip ?? null,
+        ip: this.resolve(node) ?? null,
       });
     }
   }

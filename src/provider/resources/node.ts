@@ -1,4 +1,6 @@
 import { attributeObjectSpec } from "../attribute-object";
+import { nameServicesInputProblems } from "../name-services";
+import { nameServicesAfterWrite, nameServicesBeforeDelete } from "../node-name-services";
 import { objectApi } from "../object-api";
 import { nameProblems, nodeNameProblems } from "../validation";
 
@@ -29,6 +31,9 @@ export const nodeSpec = attributeObjectSpec({
       fromAttribute: (value) => value.split(",").filter((group) => group.length > 0),
     },
   ],
+  extraInputs: [{ input: "nameServices", problems: nameServicesInputProblems }],
+  afterWrite: nameServicesAfterWrite,
+  beforeDelete: nameServicesBeforeDelete,
   createMode: "create",
   unsetIsConflict: true,
   api: (client) => objectApi(client.nodes),

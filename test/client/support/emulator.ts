@@ -1,11 +1,17 @@
 /**
  * A fresh in-process emulator and a client connected to it.
  */
+
 import { XcatClient, type XcatClientOptions } from "../../../src/client";
-import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../../src/emulator";
+import {
+  EMULATOR_DEFAULT_PASSWORD,
+  type EmulatorOptions,
+  type RunningEmulator,
+  startEmulator,
+} from "../../../src/emulator";
 
 export const USER = "root";
-export const PASSWORD = "cluster";
+export const PASSWORD = EMULATOR_DEFAULT_PASSWORD;
 
 export async function emulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   return startEmulator({ user: USER, password: PASSWORD, ...options });

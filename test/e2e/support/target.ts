@@ -4,10 +4,16 @@
  * asks for a target, points its workspaces at it with {@link E2eTarget.configure}, names every
  * object it creates with {@link E2eTarget.prefix}, and closes it afterwards.
  */
+
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { XcatClient } from "../../../src/client";
-import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../../src/emulator";
+import {
+  EMULATOR_DEFAULT_PASSWORD,
+  type EmulatorOptions,
+  type RunningEmulator,
+  startEmulator,
+} from "../../../src/emulator";
 import type { PulumiWorkspace } from "./pulumi-workspace";
 
 /** A real management node the suites may use, from the environment. */
@@ -81,7 +87,7 @@ export interface E2eTarget {
 export async function startTarget(emulatorOptions: EmulatorOptions = {}): Promise<E2eTarget> {
   if (realNode) return realTarget(realNode);
   const emulator = await startEmulator(emulatorOptions);
-  const password = emulatorOptions.password ?? "cluster";
+  const password = emulatorOptions.password ?? EMULATOR_DEFAULT_PASSWORD;
   return makeTarget({ url: emulator.url, username: "root", password, insecure: false }, emulator, "");
 }
 

@@ -1,0 +1,91 @@
+/**
+ * Runs a node's name services (name-services.ts decides which) against its management node:
+ * after a create or an update, and before a delete. Each command goes through the client's
+ * name-service calls, which merge the nodes of concurrent steps into one noderange request per
+ * command (client nodes.ts), as node deletes and equal updates merge.
+ */
+import type { XcatClient } from "../client";
+import type { AttributeObjectInputs } from "./attribute-object";
+import {
+  describeSteps,
+  effectiveChoice,
+  type NameServiceChoice,
+  type NameServiceStep,
+  type SiteServices,
+  stepsForDelete,
+  stepsForWrite,
+} from "./name-services";
+import { processSettings } from "./process-context";
+
+/** site.dhcpsetup, nameservers and master, read once per management node and process. */
+const siteReads = new WeakMap<XcatClient, Promise<SiteServices>>();
+
+export function siteServicesOf(client: XcatClient): Promise<SiteServices> {
+  let read = siteReads.get(client);
+  if (read === undefined) {
+    read = client.globalconf
+      .getAttrs(["dhcpsetup", "nameservers", "master"])
+      .then((site) => ({ dhcpsetup: site.dhcpsetup, nameservers: site.nameservers, master: site.master }));
+    siteReads.set(client, read);
+    read.catch(() => siteReads.delete(client));
+  }
+  return read;
+}
+
+async function choiceFor(client: XcatClient, inputs: AttributeObjectInputs): Promise<NameServiceChoice> {
+  const stack = processSettings().nameServices;
+  if (!stack.hosts && !stack.dns && !stack.dhcp) return stack;
+  const own = inputs.nameServices as Readonly<Record<string, unknown>> | undefined;
+  return effectiveChoice(stack, own, await siteServicesOf(client));
+}
+
+async function send(client: XcatClient, node: string, step: NameServiceStep): Promise<void> {
+  const nodes = client.nodes;
+  const run = {
+    makehosts: () => nodes.makeHosts(node),
+    makedns: () => nodes.makeDns(node),
+    makedhcp: () => nodes.makeDhcp(node),
+    "makedns -d": () => nodes.removeDns(node),
+    "makedhcp -d": () => nodes.removeDhcp(node),
+  }[step];
+  try {
+    await run();
+  } catch (error) {
+    // A node already gone (deleted by hand) is no noderange any more: its entries cannot be named
+    // through REST, and the delete it precedes finds nothing either.
+    if (step.endsWith("-d") && /Invalid nodes and\/or groups in noderange/.test((error as Error).message))
+      return;
+    throw new Error(
+      `xcat:Node '${node}': ${step} failed: ${(error as Error).message} The node itself was written; ` +
+        "run up again, or turn this name service off with the node's nameServices input or the stack's " +
+        "xcat:nameServices setting if the site runs it elsewhere.",
+    );
+  }
+}
+
+/** After a node write: the steps it needs, each reported on the provider's output. */
+export async function nameServicesAfterWrite(
+  client: XcatClient,
+  node: string,
+  before: Readonly<Record<string, string>> | undefined,
+  after: Readonly<Record<string, string>>,
+  inputs: AttributeObjectInputs,
+): Promise<void> {
+  const steps = stepsForWrite(before, after, await choiceFor(client, inputs));
+  if (steps.length === 0) return;
+  process.stderr.write(`${describeSteps(node, steps, false)}\n`);
+  for (const step of steps) await send(client, node, step);
+}
+
+/** Before a node delete: its DNS record and DHCP reservation go first. */
+export async function nameServicesBeforeDelete(
+  client: XcatClient,
+  node: string,
+  olds: AttributeObjectInputs,
+): Promise<void> {
+  const choice = await choiceFor(client, olds);
+  const steps = stepsForDelete(choice);
+  if (steps.length === 0 && !choice.hosts) return;
+  process.stderr.write(`${describeSteps(node, steps, choice.hosts)}\n`);
+  for (const step of steps) await send(client, node, step);
+}

@@ -1,0 +1,94 @@
+/**
+ * Name services follow the program (issue #29 item 2): 5 new nodes with ip and mac get their
+ * /etc/hosts, DNS and DHCP entries on the emulated management node, merged into one request per
+ * command; deleting 2 removes their DNS and DHCP entries before the nodes go; with DHCP off for
+ * the stack no makedhcp is sent. Why the order matters: makedhcp resolves the node's name on the
+ * management node (dhcp.pm master:782), and nodeset runs makedhcp itself (xnba.pm master:857-872).
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { type ProviderHarness, providerHarness, runtime } from "./support";
+
+const KIND = "xcat:Node";
+const NODES = ["ns01", "ns02", "ns03", "ns04", "ns05"];
+
+function nodeInputs(name: string, index: number): Record<string, unknown> {
+  return {
+    name,
+    groups: ["all"],
+    attributes: { ip: `10.0.7.${index + 1}`, mac: `52:54:00:07:00:0${index + 1}`, mgt: "ipmi" },
+  };
+}
+
+const names = (h: ProviderHarness, table: string, key: string) =>
+  h.emulator.state
+    .getRows(table)
+    .map((row) => row[key])
+    .filter((name): name is string => typeof name === "string" && name.startsWith("ns"))
+    .sort();
+
+let h: ProviderHarness;
+afterEach(async () => {
+  await h?.close();
+});
+
+describe("name services of created and deleted nodes", () => {
+  it("gives exactly the 5 new nodes hosts, DNS and DHCP entries, and removes 2 of them before their delete", async () => {
+    h = await providerHarness();
+    const created = await Promise.all(
+      NODES.map((name, index) => h.createChecked(KIND, nodeInputs(name, index))),
+    );
+    expect(names(h, "_emu_etchosts", "name")).toEqual(NODES);
+    expect(names(h, "_emu_dns", "name")).toEqual(NODES);
+    expect(names(h, "_emu_dhcp", "node")).toEqual(NODES);
+    // Each node's DHCP reservation holds the address its name resolves to.
+    expect(h.emulator.state.getRows("_emu_dhcp").find((row) => row.node === "ns03")?.ip).toBe("10.0.7.3");
+    const byRoute = h.emulator.stats().byRoute;
+    expect(byRoute["POST /nodes/{noderange}/host"]).toBeLessThan(NODES.length);
+    expect(byRoute["POST /nodes/{noderange}/dhcp"]).toBeLessThan(NODES.length);
+
+    await Promise.all(created.slice(0, 2).map(({ id, outs }) => runtime.delete(KIND, id, outs)));
+    expect(h.emulator.state.listObjects("node").filter((n) => n.startsWith("ns"))).toEqual(NODES.slice(2));
+    expect(names(h, "_emu_dns", "name")).toEqual(NODES.slice(2));
+    expect(names(h, "_emu_dhcp", "node")).toEqual(NODES.slice(2));
+  });
+
+  it("sends no makedhcp when the stack turns DHCP off, and none for a node that turns it off", async () => {
+    h = await providerHarness({}, { "xcat:nameServices": "hosts,dns" });
+    await h.createChecked(KIND, nodeInputs("ns01", 0));
+    expect(h.emulator.stats().byRoute["POST /nodes/{noderange}/dhcp"]).toBeUndefined();
+    expect(names(h, "_emu_etchosts", "name")).toEqual(["ns01"]);
+    await h.close();
+
+    h = await providerHarness();
+    await h.createChecked(KIND, { ...nodeInputs("ns02", 1), nameServices: { dhcp: false } });
+    expect(h.emulator.stats().byRoute["POST /nodes/{noderange}/dhcp"]).toBeUndefined();
+    expect(names(h, "_emu_dns", "name")).toEqual(["ns02"]);
+  });
+
+  it("runs them again when the ip changes, and not when another attribute does", async () => {
+    h = await providerHarness();
+    const { outs } = await h.createChecked(KIND, nodeInputs("ns01", 0));
+    const hostsRequests = () => h.emulator.stats().byRoute["POST /nodes/{noderange}/host"] ?? 0;
+    const before = hostsRequests();
+    const arch = {
+      ...nodeInputs("ns01", 0),
+      attributes: { ...(nodeInputs("ns01", 0).attributes as object), arch: "x86_64" },
+    };
+    const archChecked = await runtime.check(KIND, outs, arch);
+    const afterArch = await runtime.update(KIND, "ns01", outs, archChecked.inputs);
+    expect(hostsRequests()).toBe(before);
+    const moved = { ...arch, attributes: { ...(arch.attributes as object), ip: "10.0.7.99" } };
+    const movedChecked = await runtime.check(KIND, afterArch.outs, moved);
+    await runtime.update(KIND, "ns01", afterArch.outs, movedChecked.inputs);
+    expect(hostsRequests()).toBe(before + 1);
+    expect(h.emulator.state.getRows("_emu_dhcp").find((row) => row.node === "ns01")?.ip).toBe("10.0.7.99");
+  });
+
+  it("refuses a nameServices input that is not an object of booleans, naming the field", async () => {
+    h = await providerHarness();
+    const checked = await h.check(KIND, { ...nodeInputs("ns01", 0), nameServices: { dchp: false } });
+    expect(checked.failures).toEqual([
+      { property: "nameServices", reason: expect.stringContaining("nameServices.dchp: not a name service") },
+    ]);
+  });
+});
