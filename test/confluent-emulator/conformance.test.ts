@@ -26,6 +26,8 @@ const PASSWORD = "cfepass1";
 
 /** "<scenario>#<index>" → why the emulator's answer differs; only the status is compared. */
 const KNOWN_DIFFERENCES: Readonly<Record<string, string>> = {
+  "values-edges#22":
+    "the real server gave only one of the two nodes added through the group's `nodes` the group's location.row; configmanager.py:1908 _node_added_to_group should give both, and a repeat of the step in isolation (list or noderange string) gave it (see docs/confluent-emulator-coverage.md)",
   "power-boot#22":
     "ipmi_sim never sets the boot-flags valid bit, so the real server reads `default`/persistent back; a real BMC and the emulator report the device that was set",
 };
@@ -43,7 +45,7 @@ function normalize(body: unknown, unordered: ReadonlySet<string>, key?: string):
   if (body && typeof body === "object") {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(body as Record<string, unknown>)) {
-      out[k] = k === "sessionid" ? "<session>" : normalize(v, unordered, k);
+      out[k] = k === "sessionid" || k === "authtoken" ? `<${k}>` : normalize(v, unordered, k);
     }
     return out;
   }

@@ -516,9 +516,8 @@ function handleGroups(
   }
   if (!ctx.config.isGroup(group)) throw notFound(confluentMessages.invalidNodegroup(group));
   if (rest === "attributes/check") {
-    // attributes.py:178: raises only when a checked value equals the current one... of a plain
-    // value; a secret's stored form never equals the text, so a check of a secret always passes.
     requireBody(input);
+    ctx.config.checkGroupAttributes(group, input);
     return [];
   }
   if (operation === "update") {

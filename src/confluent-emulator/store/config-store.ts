@@ -66,6 +66,25 @@ function toStored(attribute: string, value: unknown): StoredEntry | undefined {
   return { value: undefined } as StoredEntry;
 }
 
+/**
+ * The first thing set_node_attributes and set_group_attributes do with each value is
+ * `'expression' in value` (configmanager.py:2492, :2020): a bool, number or null is a TypeError
+ * (unhandled: 500), and a plain string containing the word `expression` is taken for an expression
+ * dict and fails on indexing.
+ */
+function checkLikePython(values: Record<string, unknown>): void {
+  for (const value of Object.values(values)) {
+    if (value === null || typeof value === "boolean" || typeof value === "number") {
+      throw new PythonError(
+        `argument of type '${value === null ? "NoneType" : typeof value === "boolean" ? "bool" : pyTypeName(value)}' is not iterable`,
+      );
+    }
+    if (typeof value === "string" && value.includes("expression")) {
+      throw new PythonError("string indices must be integers, not 'str'");
+    }
+  }
+}
+
 export class ConfluentConfig {
   readonly #db: ConfluentDatabase;
 
@@ -285,6 +304,7 @@ export class ConfluentConfig {
    * list given; creating a node that exists merges into it.
    */
   setNodeAttributes(updates: Record<string, Record<string, unknown>>, create: boolean): void {
+    for (const given of Object.values(updates)) checkLikePython(given);
     const prepared: Record<string, Record<string, unknown>> = {};
     for (const [node, given] of Object.entries(updates)) {
       if (node === "") throw badRequest(`"${node}" is not a valid node name`);
@@ -437,6 +457,7 @@ export class ConfluentConfig {
    * members get the group first in their list (configmanager.py _sync_nodes_to_group).
    */
   setGroupAttributes(group: string, given: Record<string, unknown>, create: boolean): void {
+    checkLikePython(given);
     if (group === "") throw badRequest(`"${group}" is not a valid group name`);
     const existing = this.#db.group(group);
     if (!create && !existing) throw badRequest(`${group} group does not exist`);
@@ -501,6 +522,23 @@ export class ConfluentConfig {
       }
       this.#db.putGroup({ name: group, attributes, nodes, seq });
     });
+  }
+
+  /**
+   * attributes.py:178 update_nodegroup `check`: a 400 when a checked value equals the stored one.
+   * Secrets are compared against their stored (encrypted) form, which never equals the text, so a
+   * check of a secret always passes (as recorded).
+   */
+  checkGroupAttributes(group: string, checks: Record<string, unknown>): void {
+    const g = this.#db.group(group);
+    for (const [attribute, given] of Object.entries(checks)) {
+      const wanted =
+        given && typeof given === "object" && "value" in given ? (given as { value: unknown }).value : given;
+      const entry = g?.attributes[attribute];
+      const current = entry && !isList(entry) && "value" in entry ? entry.value : undefined;
+      if (current !== undefined && wanted === current)
+        throw badRequest("Checked value matches existing value");
+    }
   }
 
   clearGroupAttributes(group: string, attributes: readonly string[]): void {

@@ -184,6 +184,12 @@ export class HardwareSimulation {
     }
   }
 
+  /** The node's address as the web front end would forward it: its own net.ipv4_address, if any. */
+  #clientIp(node: string): string | null {
+    const entry = this.#config.resolveNode(node)?.["net.ipv4_address"];
+    return entry?.kind === "value" && typeof entry.value === "string" && entry.value ? entry.value : null;
+  }
+
   /** Moves every running deployment to where its clock says it is. */
   advance(): void {
     const total = this.#options.bootSeconds * 1000;
@@ -207,16 +213,31 @@ export class HardwareSimulation {
           );
           delete s.deploying;
         } else {
+          // `status: staged` (selfservice.py:482): also records the address the node called from.
           this.#config.setNodeAttributes(
-            { [node]: { "deployment.pendingprofile": "", "deployment.stagedprofile": d.profile } },
+            {
+              [node]: {
+                "deployment.client_ip": { value: this.#clientIp(node) },
+                "deployment.pendingprofile": "",
+                "deployment.stagedprofile": d.profile,
+              },
+            },
             false,
           );
         }
       }
       if (s.deploying && d.step < 2 && elapsed >= total) {
         d.step = 2;
+        // `status: complete` (selfservice.py:491-507): an `autolock` lock becomes `locked`.
+        const lock = this.#config.resolveNode(node)?.["deployment.lock"];
         this.#config.setNodeAttributes(
-          { [node]: { "deployment.stagedprofile": "", "deployment.profile": d.profile } },
+          {
+            [node]: {
+              "deployment.stagedprofile": "",
+              "deployment.profile": d.profile,
+              ...(lock?.kind === "value" && lock.value === "autolock" ? { "deployment.lock": "locked" } : {}),
+            },
+          },
           false,
         );
         delete s.deploying;
