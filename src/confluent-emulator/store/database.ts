@@ -151,6 +151,15 @@ export class ConfluentDatabase {
     return row ? (JSON.parse(row.state) as T) : undefined;
   }
 
+  /** Nodes whose simulated hardware is in the middle of a deployment. */
+  deployingNodes(): string[] {
+    return (
+      this.#db.prepare(`SELECT node FROM cf_hardware WHERE state LIKE '%"deploying"%'`).all() as Array<{
+        node: string;
+      }>
+    ).map((r) => r.node);
+  }
+
   putHardware(node: string, state: unknown): void {
     this.#db
       .prepare("INSERT OR REPLACE INTO cf_hardware (node, state) VALUES (?, ?)")

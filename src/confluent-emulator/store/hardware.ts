@@ -193,7 +193,7 @@ export class HardwareSimulation {
   /** Moves every running deployment to where its clock says it is. */
   advance(): void {
     const total = this.#options.bootSeconds * 1000;
-    for (const node of this.#config.db.nodeNames()) {
+    for (const node of this.#config.db.deployingNodes()) {
       const s = this.#config.db.hardware<HardwareState>(node);
       const d = s?.deploying;
       if (!s || !d) continue;
