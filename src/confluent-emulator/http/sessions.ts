@@ -30,6 +30,11 @@ export class SessionTable {
   }
 
   open(user: string, withCsrf: boolean): Session {
+    // Every Basic request opens a session; idle ones go, as Confluent's cleaner does (httpapi.py:168).
+    if (this.#sessions.size >= 1000) {
+      const now = this.#now();
+      for (const [id, s] of this.#sessions) if (s.expiry < now) this.#sessions.delete(id);
+    }
     let id = randomString(32);
     while (this.#sessions.has(id)) id = randomString(32);
     const session: Session = {

@@ -87,10 +87,27 @@ function checkLikePython(values: Record<string, unknown>): void {
 
 export class ConfluentConfig {
   readonly #db: ConfluentDatabase;
+  /** Group rows read since the last write: a 600-node read resolves every node against the same few groups. */
+  #groupCache = new Map<string, GroupRow | undefined>();
 
   constructor(db: ConfluentDatabase) {
     this.#db = db;
     if (!db.group(EVERYTHING)) db.putGroup({ name: EVERYTHING, attributes: {}, nodes: [], seq: 0 });
+  }
+
+  #group(name: string): GroupRow | undefined {
+    if (!this.#groupCache.has(name)) this.#groupCache.set(name, this.#db.group(name));
+    return this.#groupCache.get(name);
+  }
+
+  /** Runs a write; cached group rows are dropped before and after it. */
+  #write<T>(fn: () => T): T {
+    this.#groupCache.clear();
+    try {
+      return this.#db.transaction(fn);
+    } finally {
+      this.#groupCache.clear();
+    }
   }
 
   get db(): ConfluentDatabase {
@@ -102,7 +119,7 @@ export class ConfluentConfig {
   }
 
   isGroup(name: string): boolean {
-    return this.#db.group(name) !== undefined;
+    return this.#group(name) !== undefined;
   }
 
   nodeNames(): string[] {
@@ -122,7 +139,7 @@ export class ConfluentConfig {
     const config: NoderangeConfig = {
       isNode: (n) => this.isNode(n),
       isGroup: (g) => this.isGroup(g),
-      groupMembers: (g) => this.#db.group(g)?.nodes ?? [],
+      groupMembers: (g) => this.#group(g)?.nodes ?? [],
       allNodes: () => this.#db.nodeNames(),
       attributeValue: (node, attribute) => {
         const entry = this.resolveNode(node)?.[attribute];
@@ -144,7 +161,7 @@ export class ConfluentConfig {
     raw["id.index"] = { entry: { value: row.index } };
     const groups = (row.attributes.groups as string[] | undefined) ?? [];
     for (const group of groups) {
-      const g = this.#db.group(group);
+      const g = this.#group(group);
       if (!g) continue;
       for (const [attribute, entry] of Object.entries(g.attributes)) {
         if (!(attribute in raw)) raw[attribute] = { entry, from: group };
@@ -347,7 +364,7 @@ export class ConfluentConfig {
         (stored[node] as Record<string, StoredEntry | undefined>)[attribute] = toStored(attribute, value);
       }
     }
-    this.#db.transaction(() => {
+    this.#write(() => {
       for (const node of naturalSort(Object.keys(prepared))) {
         const attrs = prepared[node] as Record<string, unknown>;
         let row = this.#db.node(node);
@@ -396,13 +413,13 @@ export class ConfluentConfig {
   /** configmanager.py:2353 clear_node_attributes: the node's own entries go; inherited ones show again. */
   clearNodeAttributes(node: string, attributes: readonly string[]): void {
     const row = this.#db.node(node);
-    if (!row) return;
+    if (!row || attributes.length === 0) return;
     const next: StoredAttributes = { ...row.attributes };
     for (const attribute of attributes) {
       if (attribute === "groups") continue;
       delete next[attribute];
     }
-    this.#db.putNode({ ...row, attributes: next });
+    this.#write(() => this.#db.putNode({ ...row, attributes: next }));
   }
 
   /** The own attributes of a node matching a shell-style pattern (fnmatch). */
@@ -431,7 +448,7 @@ export class ConfluentConfig {
 
   /** configmanager.py:2272 del_nodes. */
   deleteNodes(nodes: readonly string[]): void {
-    this.#db.transaction(() => {
+    this.#write(() => {
       for (const node of naturalSort(nodes)) {
         const row = this.#db.node(node);
         if (!row) continue;
@@ -490,7 +507,7 @@ export class ConfluentConfig {
       if (attribute === "nodes") continue;
       stored[attribute] = toStored(attribute, value);
     }
-    this.#db.transaction(() => {
+    this.#write(() => {
       const seq = existing?.seq ?? Number(this.#db.getMeta("group_seq") ?? "0") + 1;
       if (!existing) this.#db.setMeta("group_seq", String(seq));
       const attributes: StoredAttributes = { ...(existing?.attributes ?? {}) };
@@ -546,14 +563,14 @@ export class ConfluentConfig {
     if (!g) return;
     const next: StoredAttributes = { ...g.attributes };
     for (const attribute of attributes) delete next[CONFLUENT_ATTRIBUTE_ALIASES[attribute] ?? attribute];
-    this.#db.putGroup({ ...g, attributes: next });
+    this.#write(() => this.#db.putGroup({ ...g, attributes: next }));
   }
 
   /** configmanager.py:2324 del_groups: members silently lose the group. */
   deleteGroup(group: string): void {
     const g = this.#db.group(group);
     if (!g) return;
-    this.#db.transaction(() => {
+    this.#write(() => {
       for (const node of g.nodes) {
         const row: NodeRow | undefined = this.#db.node(node);
         if (!row) continue;
