@@ -37,6 +37,15 @@ export interface HandlerContext {
   readonly version: string;
 }
 
+/** One request on nodes: the nodes it names, what it does, its body, and whether it came as a noderange. */
+interface NodeRequest {
+  readonly nodes: string[];
+  readonly operation: Operation;
+  readonly input: Record<string, unknown>;
+  readonly ctx: HandlerContext;
+  readonly isNoderange: boolean;
+}
+
 const data = (d: Record<string, unknown>): Message => ({ data: d });
 const item = (href: string): Message => ({ item: href });
 
@@ -126,27 +135,21 @@ function handleNodes(
     throw new PythonError("TODO here");
   }
   const rest = path.slice(2).join("/");
+  const request: NodeRequest = { nodes, operation, input, ctx, isNoderange };
   switch (rest) {
     case "attributes":
       return [item("all"), item("current"), item("expression"), item("check"), item("rename")];
     case "attributes/current":
     case "attributes/all":
-      return nodeAttributes(
-        nodes,
-        rest.endsWith("all") ? "all" : "current",
-        operation,
-        input,
-        ctx,
-        isNoderange,
-      );
+      return nodeAttributes(request, rest.endsWith("all") ? "all" : "current");
     case "attributes/expression":
-      return expression(nodes, operation, input, ctx, isNoderange);
+      return expression(request);
     case "power/state":
-      return power(nodes, operation, input, ctx, isNoderange);
+      return power(request);
     case "boot/nextdevice":
-      return nextDevice(nodes, operation, input, ctx, isNoderange);
+      return nextDevice(request);
     case "deployment/lock":
-      return lock(nodes, operation, input, ctx, isNoderange);
+      return lock(request);
     default:
       throw notFound(confluentMessages.invalidElement);
   }
@@ -184,12 +187,8 @@ function attributeMessages(
 
 /** plugins/configuration/attributes.py retrieve_nodes / update_nodes. */
 function nodeAttributes(
-  nodes: string[],
+  { nodes, operation, input, ctx, isNoderange }: NodeRequest,
   view: "current" | "all",
-  operation: Operation,
-  input: Record<string, unknown>,
-  ctx: HandlerContext,
-  isNoderange: boolean,
 ): Message[] {
   if (operation === "update") {
     requireBody(input);
@@ -252,13 +251,7 @@ function updateNodes(nodes: string[], body: Record<string, unknown>, ctx: Handle
 }
 
 /** plugins/configuration/attributes.py:196 _expand_expression. */
-function expression(
-  nodes: string[],
-  operation: Operation,
-  input: Record<string, unknown>,
-  ctx: HandlerContext,
-  isNoderange: boolean,
-): Message[] {
+function expression({ nodes, operation, input, ctx, isNoderange }: NodeRequest): Message[] {
   requireBody(input);
   if (operation !== "create") throw new PythonError("'NoneType' object is not iterable");
   if (nodes.length === 0) throw badRequest("Specified noderange contains no nodes");
@@ -339,13 +332,7 @@ function inputByNode(
   return byNode;
 }
 
-function power(
-  nodes: string[],
-  operation: Operation,
-  input: Record<string, unknown>,
-  ctx: HandlerContext,
-  isNoderange: boolean,
-): Message[] {
+function power({ nodes, operation, input, ctx, isNoderange }: NodeRequest): Message[] {
   if (operation === "retrieve") {
     return perNodeHardware(nodes, isNoderange, (node) => ({ state: { value: ctx.hardware.power(node) } }));
   }
@@ -360,13 +347,7 @@ function power(
   });
 }
 
-function nextDevice(
-  nodes: string[],
-  operation: Operation,
-  input: Record<string, unknown>,
-  ctx: HandlerContext,
-  isNoderange: boolean,
-): Message[] {
+function nextDevice({ nodes, operation, input, ctx, isNoderange }: NodeRequest): Message[] {
   if (operation === "retrieve") {
     return perNodeHardware(nodes, isNoderange, (node) => {
       const d = ctx.hardware.nextDevice(node);
@@ -393,13 +374,7 @@ function nextDevice(
 }
 
 /** plugins/configuration/attributes.py:104 (read) and :258 update_locks. */
-function lock(
-  nodes: string[],
-  operation: Operation,
-  input: Record<string, unknown>,
-  ctx: HandlerContext,
-  isNoderange: boolean,
-): Message[] {
+function lock({ nodes, operation, input, ctx, isNoderange }: NodeRequest): Message[] {
   if (operation === "update") {
     const wanted = inputByNode(nodes, input, "lock", CONFLUENT_LOCK_STATES);
     for (const node of nodes)

@@ -85,6 +85,15 @@ function checkLikePython(values: Record<string, unknown>): void {
   }
 }
 
+/** configmanager.py:524 fixup_attribute: text for a bool attribute becomes a bool. */
+function fixupAttribute(attribute: string, value: unknown): unknown {
+  const spec = CONFLUENT_NODE_ATTRIBUTES[schemaNameOf(attribute)];
+  if (spec?.type === "bool" && typeof value === "string") {
+    return ["true", "1", "y", "yes", "enable", "enabled"].includes(value.toLowerCase());
+  }
+  return value;
+}
+
 export class ConfluentConfig {
   readonly #db: ConfluentDatabase;
   /** Group rows read since the last write: a 600-node read resolves every node against the same few groups. */
@@ -344,13 +353,8 @@ export class ConfluentConfig {
           attrs.groups = groups;
           continue;
         }
-        let fixed = value;
-        const spec = CONFLUENT_NODE_ATTRIBUTES[schemaNameOf(attribute)];
-        if (spec?.type === "bool" && typeof value === "string") {
-          fixed = ["true", "1", "y", "yes", "enable", "enabled"].includes(value.toLowerCase());
-          attrs[attribute] = fixed;
-        }
-        if (this.#isInvalid(attribute, fixed))
+        attrs[attribute] = fixupAttribute(attribute, value);
+        if (this.#isInvalid(attribute, attrs[attribute]))
           throw badRequest(confluentMessages.nodeAttributeInvalid(attribute, node));
       }
       prepared[node] = attrs;
@@ -493,13 +497,8 @@ export class ConfluentConfig {
         continue;
       }
       if (attribute === "noderange") continue;
-      let fixed = value;
-      const spec = CONFLUENT_NODE_ATTRIBUTES[schemaNameOf(attribute)];
-      if (spec?.type === "bool" && typeof value === "string") {
-        fixed = ["true", "1", "y", "yes", "enable", "enabled"].includes(value.toLowerCase());
-        attrs[attribute] = fixed;
-      }
-      if (this.#isInvalid(attribute, fixed))
+      attrs[attribute] = fixupAttribute(attribute, value);
+      if (this.#isInvalid(attribute, attrs[attribute]))
         throw badRequest(confluentMessages.groupAttributeInvalid(attribute));
     }
     const stored: Record<string, StoredEntry | undefined> = {};
