@@ -87,7 +87,8 @@ for (const scenario of scenarios) {
 
     scenario.exchanges.forEach((exchange, index) => {
       const { request, response } = exchange;
-      it(`#${index} ${request.method} ${request.path}: ${exchange.what}`, () => {
+      const shownPath = request.path.length > 80 ? `${request.path.slice(0, 77)}...` : request.path;
+      it(`#${index} ${request.method} ${shownPath}: ${exchange.what}`, () => {
         const answer = answers[index] as RecordedResponse;
         const known = KNOWN_DIFFERENCES[`${scenario.scenario}#${index}`];
         expect(answer.status, "status").toBe(response.status);

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { confluentMessages } from "../../contract/confluent/messages";
-import { CONFLUENT_API_ROOT } from "../../contract/confluent/paths";
+import { CONFLUENT_API_ROOT, CONFLUENT_MAX_REQUEST_LINE } from "../../contract/confluent/paths";
 import type { ConfluentConfig } from "../store/config-store";
 import { ConfluentApiError } from "../store/errors";
 import type { HardwareSimulation } from "../store/hardware";
@@ -202,6 +202,11 @@ function respond(
   body: string | undefined,
   ctx: ListenerContext,
 ): void {
+  const requestLine = `${req.method} ${req.url} HTTP/${req.httpVersion}\r\n`;
+  if (Buffer.byteLength(requestLine) >= CONFLUENT_MAX_REQUEST_LINE) {
+    send(res, 414, "Request URI Too Long", [["Connection", "close"]], "");
+    return;
+  }
   const url = new URL(req.url ?? "/", "http://confluent");
   let path = decodeURIComponent(url.pathname);
   if (path.startsWith(CONFLUENT_API_ROOT)) path = path.replace(CONFLUENT_API_ROOT, "");

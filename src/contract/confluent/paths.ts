@@ -87,3 +87,11 @@ export const CONFLUENT_NODE_RESOURCES = [
 
 /** Members of /deployment/ (core.py:188 handle_deployment). */
 export const CONFLUENT_DEPLOYMENT_COLLECTIONS = ["distributions/", "profiles/", "importing/"] as const;
+
+/**
+ * The longest request line Confluent's HTTP server reads: `METHOD <path> HTTP/1.1\r\n` of 8192
+ * bytes or more is answered 414 `Request URI Too Long` with no body, before authentication
+ * (eventlet wsgi.py MAX_REQUEST_LINE, the default httpapi.py:1252 serves with). A client
+ * batching nodes into a noderange must keep the path under it.
+ */
+export const CONFLUENT_MAX_REQUEST_LINE = 8192;

@@ -729,4 +729,20 @@ export const SCENARIOS: readonly Scenario[] = [
       { what: "clean up group 2", method: "DELETE", path: "/nodegroups/cfeedge2" },
     ],
   },
+  {
+    name: "limits",
+    cleanup: { nodes: [], groups: [] },
+    steps: [
+      {
+        what: "a request line of 8192 bytes or more is refused before anything else (eventlet wsgi.py MAX_REQUEST_LINE)",
+        method: "GET",
+        path: `/noderange/${Array.from({ length: 1199 }, (_, i) => `cfe${i + 1}`).join(",")}/nodes/`,
+      },
+      {
+        what: "just under the limit the noderange is evaluated",
+        method: "GET",
+        path: `/noderange/${Array.from({ length: 1000 }, (_, i) => `cfe${i + 1}`).join(",")}/nodes/`,
+      },
+    ],
+  },
 ];
