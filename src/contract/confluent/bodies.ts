@@ -29,6 +29,8 @@ export const confluentAttributeValueSchema = z
     broken: z.string().optional(),
     isset: z.boolean().optional(),
     inheritedfrom: z.string().optional(),
+    /** Only on a group's all view, for `noderange` (plugins/configuration/attributes.py:58). */
+    desc: z.string().optional(),
   })
   .strict();
 export type ConfluentAttributeValue = z.infer<typeof confluentAttributeValueSchema>;
