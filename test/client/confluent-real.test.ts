@@ -40,7 +40,10 @@ describe.skipIf(url === undefined)("ConfluentClient against a real Confluent", (
     const n1 = await client.nodes.get("cfb-n1");
     expect(n1.get("groups")?.value).toEqual(["cfb-compute", "everything"]);
     expect(n1.get("net.hwaddr")?.value).toBe("52:54:00:cf:b0:01");
-    expect(n1.get("hardwaremanagement.method")).toMatchObject({ inheritedfrom: "cfb-compute", value: "ipmi" });
+    expect(n1.get("hardwaremanagement.method")).toMatchObject({
+      inheritedfrom: "cfb-compute",
+      value: "ipmi",
+    });
     expect(n1.get("secret.hardwaremanagementpassword")).toMatchObject({ isset: true });
     const both = await client.nodes.getMany(["cfb-n1", "cfb-n2"]);
     expect(both.get("cfb-n2")?.get("net.hwaddr")?.value).toBe("52:54:00:cf:b0:02");
@@ -57,7 +60,10 @@ describe.skipIf(url === undefined)("ConfluentClient against a real Confluent", (
 
   it("reads a missing node as not found, also when it is batched with one that exists", async () => {
     await expect(client.nodes.get("cfb-n9")).rejects.toSatisfy(isNotFound);
-    const [found, missing] = await Promise.allSettled([client.nodes.get("cfb-n1"), client.nodes.get("cfb-n9")]);
+    const [found, missing] = await Promise.allSettled([
+      client.nodes.get("cfb-n1"),
+      client.nodes.get("cfb-n9"),
+    ]);
     expect(found.status).toBe("fulfilled");
     expect(missing.status === "rejected" && isNotFound(missing.reason)).toBe(true);
   });
