@@ -20,6 +20,8 @@ export interface AttributeMapping {
    * listed has no counterpart.
    */
   readonly values?: Readonly<Record<string, string>>;
+  /** Values of the xCAT form that Confluent's attribute cannot hold, and why. */
+  readonly refuse?: { readonly pattern: RegExp; readonly reason: string };
   /** Where Confluent defines the attribute. */
   readonly source: string;
 }
@@ -49,7 +51,17 @@ export const XCAT_TO_CONFLUENT: readonly AttributeMapping[] = [
   },
   // The node's default network: Confluent's unnamed net.* attributes (attributes.py:500, :544).
   { xcat: "ip", confluent: "net.ipv4_address", source: "attributes.py:500" },
-  { xcat: "mac", confluent: "net.hwaddr", source: "attributes.py:544" },
+  {
+    xcat: "mac",
+    confluent: "net.hwaddr",
+    refuse: {
+      pattern: /[|!]/,
+      reason:
+        "net.hwaddr holds one address; xCAT's 'mac!host|mac!host' list has no form there (give further " +
+        "interfaces on the xCAT stack only)",
+    },
+    source: "attributes.py:544",
+  },
   {
     xcat: "cons",
     confluent: "console.method",
@@ -159,6 +171,7 @@ export type Translated = { readonly value: string } | { readonly problem: string
  * xCAT `|regex|` value becomes a Confluent expression where one exists ({@link xcatRegexToExpression}).
  */
 export function confluentValueOf(mapping: AttributeMapping, value: string): Translated {
+  if (mapping.refuse?.pattern.test(value)) return { problem: mapping.refuse.reason };
   if (value.startsWith("|") || value.startsWith("/")) {
     if (mapping.writeOnly) return { problem: "Confluent takes a secret as a plain value, not per node" };
     if (mapping.values) return { problem: "Confluent takes this attribute's words as plain values" };
