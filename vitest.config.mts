@@ -15,7 +15,7 @@ export default defineConfig({
       {
         test: {
           name: "integration",
-          include: ["test/{emulator,client,provider}/**/*.test.ts"],
+          include: ["test/{emulator,client,provider,confluent-emulator}/**/*.test.ts"],
           testTimeout: 30_000,
         },
       },

@@ -1,28 +1,27 @@
 /**
  * Node, Group and the refusals on the Confluent backend, called as Pulumi's dynamic-provider host
- * calls the runtime, against a Confluent server: a real one when CONFLUENT_E2E_URL (with
- * CONFLUENT_E2E_USERNAME/PASSWORD) names it. A separate ConfluentClient makes the hand edits and
+ * calls the runtime, against a fresh confluent-emulator, or a real Confluent when
+ * CONFLUENT_E2E_URL (with CONFLUENT_E2E_USERNAME/PASSWORD) names one. A separate ConfluentClient makes the hand edits and
  * reads back over Confluent's own API. Objects are named cfb-*.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfluentClient } from "../../src/client/confluent";
 import { configureProcess, resetProcessContext } from "../../src/provider/process-context";
 import * as runtime from "../../src/provider/runtime";
+import { type ConfluentTarget, confluentTarget } from "../client/support/confluent-target";
 
-const url = process.env.CONFLUENT_E2E_URL;
-const username = process.env.CONFLUENT_E2E_USERNAME ?? "";
-const password = process.env.CONFLUENT_E2E_PASSWORD ?? "";
 const BMC_PASSWORD = "cfb-bmc-Secret9";
 
-describe.skipIf(url === undefined)("the Confluent backend of Node and Group", () => {
+describe("the Confluent backend of Node and Group", () => {
   let admin: ConfluentClient;
+  let target: ConfluentTarget;
   const configure = async (extra: Record<string, string> = {}) => {
     await resetProcessContext();
     const config: Record<string, string> = {
       "xcat:backend": "confluent",
-      "xcat:url": url ?? "",
-      "xcat:username": username,
-      "xcat:password": password,
+      "xcat:url": target.url,
+      "xcat:username": target.username,
+      "xcat:password": target.password,
       ...extra,
     };
     configureProcess((key) => config[key]);
@@ -34,7 +33,8 @@ describe.skipIf(url === undefined)("the Confluent backend of Node and Group", ()
   };
 
   beforeAll(async () => {
-    admin = new ConfluentClient({ url: url ?? "", username, password });
+    target = await confluentTarget();
+    admin = new ConfluentClient({ url: target.url, username: target.username, password: target.password });
     await configure();
   });
   afterAll(async () => {
@@ -42,6 +42,7 @@ describe.skipIf(url === undefined)("the Confluent backend of Node and Group", ()
     for (const group of ["cfb-pg", "cfb-rack1"]) await admin.groups.delete(group).catch(() => {});
     await admin.close();
     await resetProcessContext();
+    await target.close();
   });
 
   const group = {

@@ -5,33 +5,26 @@
  * (/work/shared/real-confluent.md items 1, 7, 8, 10, 11, 13, 14, 16).
  */
 import { z } from "zod";
+import {
+  type ConfluentAttributeValue,
+  confluentAttributeEntrySchema,
+  confluentCollectionBodySchema,
+} from "../../contract/confluent/bodies";
+
+export {
+  confluentErrorBodySchema as ErrorBody,
+  confluentNodeErrorSchema as NodeFailure,
+} from "../../contract/confluent/bodies";
 
 /**
- * One attribute as Confluent reports it: a plain `value`, `isset` for a secret (never its value),
- * `inheritedfrom` when a group supplies it, `expression` for a value computed per node (with
- * `broken` when it cannot be), or nothing but null.
+ * One attribute as Confluent reports it (contract/confluent/bodies.ts): a plain `value`, `isset`
+ * for a secret (never its value), `inheritedfrom` when a group supplies it, `expression` for a
+ * value computed per node (with `broken` when it cannot be).
  */
-export const ReportedAttribute = z.looseObject({
-  value: z.unknown().optional(),
-  isset: z.boolean().optional(),
-  inheritedfrom: z.string().optional(),
-  expression: z.string().optional(),
-  broken: z.string().optional(),
-});
-export type ReportedAttribute = z.infer<typeof ReportedAttribute>;
+export type ReportedAttribute = ConfluentAttributeValue;
 
-/** Every JSON answer is an object; links and per-node data are read from it. */
-export const AnswerBody = z.looseObject({
-  _links: z.unknown().optional(),
-  databynode: z.unknown().optional(),
-  error: z.string().optional(),
-});
-
-/** `{"error": "<Category> - <detail>"}` (httpapi.py, real-confluent.md item 3). */
-export const ErrorBody = z.looseObject({ error: z.string() });
-
-/** A per-node failure inside a 200 noderange answer (item 14). */
-export const NodeFailure = z.looseObject({ error: z.string(), errorcode: z.number().optional() });
+/** Every JSON answer is an object; per-node data sits in `databynode`. */
+const AnswerBody = z.looseObject({ databynode: z.unknown().optional() });
 
 /**
  * The per-node part of a noderange answer as one record per node: Confluent sends `databynode`
@@ -57,22 +50,15 @@ export function attributesOf(fields: Readonly<Record<string, unknown>>): Map<str
   const attributes = new Map<string, ReportedAttribute>();
   for (const [name, value] of Object.entries(fields)) {
     if (name === "_links" || name === "error" || name === "errorcode") continue;
-    // `groups` comes as {"value": [...]}; a group's `nodes` as a bare list (item 8).
-    attributes.set(name, Array.isArray(value) ? { value } : ReportedAttribute.parse(value ?? {}));
+    // `groups` and a group's `nodes` come as bare lists (item 8); the rest as objects.
+    const entry = confluentAttributeEntrySchema.parse(value ?? {});
+    attributes.set(name, Array.isArray(entry) ? { value: entry } : entry);
   }
   return attributes;
 }
 
-/**
- * A collection (`/nodes/`, `/nodegroups/`, `/deployment/profiles/`) lists its members as
- * `_links.item`, a list of `{"href": "<name>/"}` (httpapi.py 3.15.6 lines 1176-1192, item 16).
- */
-export const CollectionBody = z.looseObject({
-  _links: z.looseObject({ item: z.array(z.looseObject({ href: z.string() })).optional() }).optional(),
-});
-
-/** The member names of a collection answer. */
+/** The member names of a collection answer (`_links.item`, httpapi.py 3.15.6 lines 1176-1192). */
 export function collectionNames(body: unknown): string[] {
-  const items = CollectionBody.parse(body)._links?.item ?? [];
+  const items = confluentCollectionBodySchema.parse(body)._links.item ?? [];
   return items.map((item) => item.href.replace(/\/$/, ""));
 }

@@ -40,7 +40,14 @@ const names = nodes.map((node) => node.name);
 const power = new xcat.PowerState("power", { nodes: names, power: "on" }, { dependsOn: nodes });
 new xcat.Deployment(
   "os",
-  { nodes: names, osimage: config.require("osimage"), batchSize: 20, canary: 0, pollSeconds: 1, timeoutMinutes: 2 },
+  {
+    nodes: names,
+    osimage: config.require("osimage"),
+    batchSize: 20,
+    canary: 0,
+    pollSeconds: 1,
+    timeoutMinutes: 2,
+  },
   { dependsOn: [power] },
 );
 

@@ -1,30 +1,33 @@
 /**
- * The Confluent client against a real Confluent 3.15.x, when CONFLUENT_E2E_URL (with
- * CONFLUENT_E2E_USERNAME and CONFLUENT_E2E_PASSWORD) names one; skipped otherwise, so not part of
- * `npm test`. Objects are named cfb-* and removed afterwards. What each step expects is what
+ * The Confluent client against a fresh confluent-emulator, or a real Confluent 3.15.x when
+ * CONFLUENT_E2E_URL (with CONFLUENT_E2E_USERNAME and CONFLUENT_E2E_PASSWORD) names one (objects
+ * are then named cfb-* and removed afterwards). What each step expects is what
  * confluent's source says (core.py, httpapi.py, messages.py at 3.15.6) and a real server answered
  * (/work/shared/real-confluent.md).
  */
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isAuthError, isNotFound } from "../../src/client";
 import { ConfluentClient } from "../../src/client/confluent";
+import { type ConfluentTarget, confluentTarget } from "./support/confluent-target";
 
-const url = process.env.CONFLUENT_E2E_URL;
-const username = process.env.CONFLUENT_E2E_USERNAME ?? "";
-const password = process.env.CONFLUENT_E2E_PASSWORD ?? "";
-
-describe.skipIf(url === undefined)("ConfluentClient against a real Confluent", () => {
+describe("ConfluentClient", () => {
   const lines: string[] = [];
-  const client = new ConfluentClient({
-    url: url ?? "",
-    username,
-    password,
-    logger: { debug: (line) => lines.push(line), info: (line) => lines.push(line) },
+  let target: ConfluentTarget;
+  let client: ConfluentClient;
+  beforeAll(async () => {
+    target = await confluentTarget();
+    client = new ConfluentClient({
+      url: target.url,
+      username: target.username,
+      password: target.password,
+      logger: { debug: (line) => lines.push(line), info: (line) => lines.push(line) },
+    });
   });
   afterAll(async () => {
     for (const node of ["cfb-n1", "cfb-n2", "cfb-n3"]) await client.nodes.delete(node).catch(() => {});
     await client.groups.delete("cfb-compute").catch(() => {});
     await client.close();
+    await target.close();
   });
 
   it("creates a group and nodes, reads them back one by one and by noderange", async () => {
@@ -81,7 +84,11 @@ describe.skipIf(url === undefined)("ConfluentClient against a real Confluent", (
   });
 
   it("refuses a wrong password as an authentication error, without the password in the message", async () => {
-    const wrong = new ConfluentClient({ url: url ?? "", username, password: "cfb-wrong-pw" });
+    const wrong = new ConfluentClient({
+      url: target.url,
+      username: target.username,
+      password: "cfb-wrong-pw",
+    });
     const error = await wrong.verifyConnection().catch((e: unknown) => e);
     expect(isAuthError(error)).toBe(true);
     expect(String((error as Error).message)).not.toContain("cfb-wrong-pw");

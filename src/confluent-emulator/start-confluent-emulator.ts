@@ -1,0 +1,108 @@
+/**
+ * startConfluentEmulator(): Confluent's HTTP API (release 3.15.6) on a local port, backed by an
+ * in-memory (or file) SQLite store, for tests, demos and CI pipelines without a Confluent server.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { CONFLUENT_RELEASE } from "../contract/confluent/attributes";
+import { CONFLUENT_API_ROOT } from "../contract/confluent/paths";
+import { createConfluentListener } from "./http/server";
+import { SessionTable } from "./http/sessions";
+import type { ConfluentEmulatorOptions, ConfluentEmulatorState, RunningConfluentEmulator } from "./options";
+import { applySeedCluster } from "./seed-cluster";
+import { ConfluentConfig } from "./store/config-store";
+import { ConfluentDatabase } from "./store/database";
+import { HardwareSimulation, type HardwareState } from "./store/hardware";
+
+export const DEFAULT_DEPLOYMENT_PROFILES = [
+  "rocky-9.4-x86_64-default",
+  "ubuntu-22.04-x86_64-default",
+] as const;
+
+/**
+ * Starts an emulated Confluent server.
+ *
+ * @example
+ * const confluent = await startConfluentEmulator();
+ * const res = await fetch(`${confluent.url}/nodes/`, {
+ *   headers: { Accept: "application/json", Authorization: `Basic ${btoa("root:cluster")}` },
+ * });
+ * await confluent.close();
+ */
+export async function startConfluentEmulator(
+  options: ConfluentEmulatorOptions = {},
+): Promise<RunningConfluentEmulator> {
+  const db = new ConfluentDatabase(options.dataFile);
+  const config = new ConfluentConfig(db);
+  if (db.getMeta("profiles-seeded") === undefined) {
+    for (const name of options.deploymentProfiles ?? DEFAULT_DEPLOYMENT_PROFILES) {
+      // A profile's info is its profile.yaml plus its name (core.py:213); a seeded one holds a label and kernel arguments.
+      db.putProfile(name, { label: name, kernelargs: "quiet" });
+    }
+    db.setMeta("profiles-seeded", "1");
+  }
+  if (options.seedCluster !== undefined && db.getMeta("cluster-seeded") === undefined) {
+    applySeedCluster(config, options.seedCluster);
+    db.setMeta("cluster-seeded", "1");
+  }
+  const hardware = new HardwareSimulation(config, {
+    bootSeconds: options.bootSeconds ?? 30,
+    failNodes: new Set(options.failNodes ?? []),
+    hangNodes: new Set(options.hangNodes ?? []),
+    unreachableBmcs: new Set(options.unreachableBmcs ?? []),
+    bmcAccounts: new Map(Object.entries(options.bmcAccounts ?? {})),
+  });
+  const listener = createConfluentListener({
+    config,
+    hardware,
+    sessions: new SessionTable(),
+    user: options.user ?? "root",
+    password: options.password ?? "cluster",
+    version: options.version ?? CONFLUENT_RELEASE,
+  });
+  const server: Server = createServer(listener);
+  const sockets = new Set<Socket>();
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  const host = options.host ?? "127.0.0.1";
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port ?? 0, host, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const state: ConfluentEmulatorState = {
+    nodeNames: () => config.nodeNames(),
+    groupNames: () => config.groupNames(),
+    nodeAttributes: (node) =>
+      config.isNode(node) ? Object.fromEntries(config.nodeCurrent(node)) : undefined,
+    groupAttributes: (group) =>
+      config.isGroup(group) ? Object.fromEntries(config.groupCurrent(group)) : undefined,
+    power: (node) => (config.isNode(node) ? (db.hardware<HardwareState>(node)?.power ?? "off") : undefined),
+  };
+  let closed: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost}:${address.port}${CONFLUENT_API_ROOT}`,
+    state,
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        server.close(() => {
+          db.close();
+          resolve();
+        });
+        for (const socket of sockets) socket.destroy();
+      });
+      return closed;
+    },
+  };
+}
