@@ -5,7 +5,12 @@
  */
 import type { ConfluentClient } from "../../client/confluent";
 import { rangeOf } from "../resources/node-set";
-import { type PowerStateInputs, type PowerStateOutputs, powerStateSpec } from "../resources/power-state";
+import {
+  type PowerStateInputs,
+  type PowerStateOutputs,
+  powerStateRead,
+  powerStateSpec,
+} from "../resources/power-state";
 import { ResourceConflictError, type ResourceSpec } from "../spec";
 import { expandOnConfluent, failedNodes } from "./nodes";
 
@@ -55,13 +60,7 @@ export const confluentPowerStateSpec: ResourceSpec<PowerStateInputs, PowerStateO
       throw error;
     });
     if (!names || names.length === 0) return undefined;
-    const powerStates = await powers(client, names);
-    const inputs: PowerStateInputs = {
-      nodes,
-      power: olds.power ?? (Object.values(powerStates).every((p) => p === "off") ? "off" : "on"),
-      ...(olds.connection ? { connection: olds.connection } : {}),
-    };
-    return { id, inputs, outputs: { ...inputs, powerStates } };
+    return powerStateRead(id, nodes, olds, await powers(client, names));
   },
   async update(client, _id, _olds, news) {
     return { ...news, powerStates: await hold(client, news) };
