@@ -10,6 +10,7 @@
  */
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { cannotMoveToConfluent } from "../../src/cli/review/cannot-move";
 import { ConfluentClient } from "../../src/client/confluent";
 import { type RunningConfluentEmulator, startConfluentEmulator } from "../../src/confluent-emulator";
 import { PulumiWorkspace } from "./support/pulumi-workspace";
@@ -85,11 +86,19 @@ describe("one program, moved from xCAT to Confluent by stack config", () => {
 
   it("with postscripts on the Group, preview fails on the Confluent stack naming postscripts", async () => {
     // -c sets it in the stack config too; destroy, next, does not run the program.
-    const failed = await workspace.run(["preview", "-c", "withPostscripts=true"], { allowFailure: true });
+    const failed = await workspace.run(["preview", "--json", "-c", "withPostscripts=true"], {
+      allowFailure: true,
+    });
     expect(failed.exitCode).not.toBe(0);
     expect(failed.stdout + failed.stderr).toMatch(
       /xcat:Group 'mv-compute': attribute 'postscripts' has no counterpart on Confluent/,
     );
+    // pulumi-xcat review lists it from the same --json output.
+    expect(cannotMoveToConfluent(JSON.parse(failed.stdout))).toEqual([
+      expect.stringMatching(
+        /^xcat:Group 'mv-compute': attribute 'postscripts' has no counterpart on Confluent/,
+      ),
+    ]);
   });
 
   it("destroy leaves no node and no group", async () => {
