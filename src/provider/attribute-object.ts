@@ -99,7 +99,7 @@ export interface AttributeObjectOutputs extends AttributeObjectInputs {
   readonly allAttributes: Record<string, string>;
 }
 
-export interface AttributeObjectDefinition {
+export interface AttributeObjectDefinition<Client extends object = XcatClient> {
   readonly kind: string;
   /** The object type whose attribute names are valid (a group takes node attributes). */
   readonly objectType: ObjectType;
@@ -115,9 +115,9 @@ export interface AttributeObjectDefinition {
    * silently overwrite (policy) or that have no create at all (group: its PUT defines it).
    */
   readonly createMode: "create" | "check-first";
-  api(client: XcatClient): ObjectApi;
+  api(client: Client): ObjectApi;
   /** Extra cleanup after the object's attributes are gone (a group's definition row). */
-  afterDelete?(client: XcatClient, name: string): Promise<void>;
+  afterDelete?(client: Client, name: string): Promise<void>;
   /** Deletes by clearing the managed attributes (groups have no DELETE). */
   readonly deleteByClearing?: boolean;
   /**
@@ -135,19 +135,19 @@ export interface AttributeObjectDefinition {
    * (absent for a new object), `after` what they are now (a node's name services).
    */
   afterWrite?(
-    client: XcatClient,
+    client: Client,
     name: string,
     before: Readonly<Record<string, string>> | undefined,
     after: Readonly<Record<string, string>>,
     inputs: AttributeObjectInputs,
   ): Promise<void>;
   /** Runs before the object is deleted (a node's DNS and DHCP entries go first). */
-  beforeDelete?(client: XcatClient, name: string, olds: AttributeObjectInputs): Promise<void>;
+  beforeDelete?(client: Client, name: string, olds: AttributeObjectInputs): Promise<void>;
 }
 
 /** The attributes the resource manages, with the typed fields in their xCAT form. */
 function desiredAttributes(
-  definition: AttributeObjectDefinition,
+  definition: AttributeObjectDefinition<object>,
   inputs: AttributeObjectInputs,
 ): Record<string, string> {
   const desired: Record<string, string> = {};
@@ -159,9 +159,9 @@ function desiredAttributes(
 }
 
 /** Builds the spec of an attribute-map object type from its definition. */
-export function attributeObjectSpec(
-  definition: AttributeObjectDefinition,
-): ResourceSpec<AttributeObjectInputs, AttributeObjectOutputs> {
+export function attributeObjectSpec<Client extends object = XcatClient>(
+  definition: AttributeObjectDefinition<Client>,
+): ResourceSpec<AttributeObjectInputs, AttributeObjectOutputs, Client> {
   const fieldAttributes = Object.fromEntries(
     definition.fields.map((field) => [
       field.attribute,
@@ -344,10 +344,7 @@ export function attributeObjectSpec(
    * of every object of the type answers the rest of this process's adopt previews, as a refresh
    * of many objects does. Only for display: create reads again before it writes.
    */
-  async function readForAdoption(
-    client: XcatClient,
-    name: string,
-  ): Promise<Record<string, string> | undefined> {
+  async function readForAdoption(client: Client, name: string): Promise<Record<string, string> | undefined> {
     const api = definition.api(client);
     const reads = adoptionReads.get(client) ?? { count: 0 };
     adoptionReads.set(client, reads);
@@ -357,7 +354,7 @@ export function attributeObjectSpec(
     return (await reads.all).get(name);
   }
   const adoptionReads = new WeakMap<
-    XcatClient,
+    Client,
     { count: number; all?: Promise<ReadonlyMap<string, Record<string, string>>> }
   >();
 

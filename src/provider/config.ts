@@ -6,7 +6,12 @@
  */
 import { readFileSync } from "node:fs";
 import { normalizeBaseUrl, type XcatClientOptions, type XcatLogger } from "../client";
+import { confluentBaseUrl } from "../client/confluent";
 import { type NameServiceChoice, parseNameServices } from "./name-services";
+
+/** The management server's kind: xCAT's xcatws (the default) or Confluent's API. */
+export type BackendName = "xcat" | "confluent";
+export const BACKENDS: readonly BackendName[] = ["xcat", "confluent"];
 
 /** The `connection` input a resource may carry (password and token are secrets). */
 export interface ConnectionInput {
@@ -17,6 +22,8 @@ export interface ConnectionInput {
   /** PEM text or the path of a PEM file. */
   readonly caCert?: string;
   readonly insecure?: boolean;
+  /** The server's kind; absent: the stack's `xcat:backend` (xcat by default). */
+  readonly backend?: BackendName;
 }
 
 /** Settings of the provider process, from stack config and the environment. */
@@ -42,6 +49,12 @@ export interface ProviderSettings {
    * default). See name-services.ts.
    */
   readonly nameServices: NameServiceChoice;
+  /**
+   * On the Confluent backend, the xCAT attributes the program sets that are left out on purpose
+   * (`xcat:confluentOmit`, e.g. `postscripts,netboot`): not sent, not compared, and named in each
+   * preview instead of refused. Empty by default: an attribute with no counterpart fails preview.
+   */
+  readonly confluentOmit: readonly string[];
 }
 
 /** How much the provider's clients report; see {@link ProviderSettings.logLevel}. */
@@ -64,6 +77,8 @@ const SETTINGS: ReadonlyArray<readonly [key: string, env: string]> = [
   ["logLevel", "XCAT_LOG_LEVEL"],
   ["checkConnection", "XCAT_CHECK_CONNECTION"],
   ["nameServices", "XCAT_NAME_SERVICES"],
+  ["backend", "XCAT_BACKEND"],
+  ["confluentOmit", "XCAT_CONFLUENT_OMIT"],
 ];
 
 /** Problems found in the provider configuration, phrased for the person who set it. */
@@ -87,14 +102,16 @@ export function settingsFrom(config: ConfigLookup, env: NodeJS.ProcessEnv): Prov
     if (value !== undefined && value !== "") raw[key] = value;
   }
   const url = raw.url;
+  const backend = parseBackend(raw.backend, "xcat:backend");
   return {
     connection:
       url === undefined
         ? undefined
         : {
-            url: normalizeUrl(url, "xcat:url"),
+            url: normalizeUrl(url, "xcat:url", backend),
             ...pick(raw, "username", "password", "token", "caCert"),
             ...(raw.insecure !== undefined ? { insecure: parseBoolean(raw.insecure, "xcat:insecure") } : {}),
+            ...(backend !== undefined ? { backend } : {}),
           },
     requestTimeoutMs: parseCount(raw.requestTimeoutMs, "xcat:requestTimeoutMs"),
     maxRetries: parseCount(raw.maxRetries, "xcat:maxRetries", { allowZero: true }),
@@ -104,6 +121,10 @@ export function settingsFrom(config: ConfigLookup, env: NodeJS.ProcessEnv): Prov
     checkConnection:
       raw.checkConnection === undefined ? true : parseBoolean(raw.checkConnection, "xcat:checkConnection"),
     nameServices: nameServicesSetting(raw.nameServices),
+    confluentOmit: (raw.confluentOmit ?? "")
+      .split(",")
+      .map((name) => name.trim())
+      .filter((name) => name !== ""),
   };
 }
 
@@ -115,10 +136,21 @@ function nameServicesSetting(text: string | undefined): NameServiceChoice {
   }
 }
 
-/** A base URL with no path gets `/xcatws`, as the service lives there on every management node. */
-export function normalizeUrl(text: string, what: string): string {
+/** The backend named by `xcat:backend` (or a connection's `backend`); undefined when unset. */
+export function parseBackend(text: string | undefined, what: string): BackendName | undefined {
+  if (text === undefined) return undefined;
+  const lowered = text.trim().toLowerCase();
+  if (lowered === "xcat" || lowered === "confluent") return lowered;
+  throw new ProviderConfigError(`${what} must be xcat or confluent, got '${text}'`);
+}
+
+/**
+ * A base URL with no path gets `/xcatws`, as the service lives there on every management node;
+ * on the Confluent backend `/confluent-api`, where Confluent's web front end serves its API.
+ */
+export function normalizeUrl(text: string, what: string, backend: BackendName = "xcat"): string {
   try {
-    return normalizeBaseUrl(text).href;
+    return backend === "confluent" ? confluentBaseUrl(text).href : normalizeBaseUrl(text).href;
   } catch (error) {
     throw new ProviderConfigError(`${what}: ${(error as Error).message}`);
   }

@@ -81,6 +81,78 @@ export async function deploy(
   plan: DeployPlan,
   report: (line: string) => void,
 ): Promise<DeployOutcome> {
+  return deployWith(xcatSteps(client), plan, report);
+}
+
+/** A node's progress as a backend reads it; `outcome` once it is over. */
+export interface NodeProgress {
+  readonly status: string;
+  readonly statusTime: string;
+  readonly outcome?: "booted" | "failed";
+}
+
+/**
+ * How a backend starts a batch and reads its progress; the roll around them (batches, canary,
+ * stops, timeouts, progress lines) is the same on every backend.
+ */
+export interface DeploySteps {
+  /** The actions of a start, for the progress line: "nodeset, rsetboot net, rpower boot". */
+  readonly actions: string;
+  /** Starts the deployment of `osimage` on the nodes; answers the nodes it failed on and why. */
+  start(nodes: readonly string[], osimage: string): Promise<Map<string, string>>;
+  progress(nodes: readonly string[], osimage: string): Promise<Map<string, NodeProgress>>;
+}
+
+/** xCAT's steps: nodeset, rsetboot net, rpower boot; progress in nodelist.status. */
+export function xcatSteps(client: XcatClient): DeploySteps {
+  return {
+    actions: "nodeset, rsetboot net, rpower boot",
+    async start(batch, osimage) {
+      const refused = new Map<string, string>();
+      // A per-node error (a node without a BMC, say) answers 403 for the whole range, yet xCAT
+      // acted on the other nodes (xcat-behavior.md §3.2): drop the nodes it names and go on.
+      let active = [...batch];
+      for (const [what, action] of [
+        ["nodeset", () => client.nodes.setBootstate(compactNoderange(active), { osimage })],
+        ["rsetboot", () => client.nodes.setNextboot(compactNoderange(active), "net")],
+        ["rpower", () => client.nodes.setPower(compactNoderange(active), "boot")],
+      ] as const) {
+        if (active.length === 0) break;
+        try {
+          await action();
+        } catch (error) {
+          const named = active.filter((node) => linesAbout(error, node).length > 0);
+          const message = error instanceof Error ? error.message : String(error);
+          const failing = named.length > 0 ? named : active;
+          for (const node of failing) {
+            const lines = linesAbout(error, node);
+            refused.set(node, `${what} failed: ${lines.length > 0 ? lines.join("; ") : message}`);
+          }
+          active = active.filter((node) => !failing.includes(node));
+        }
+      }
+      return refused;
+    },
+    async progress(nodes) {
+      const read = await client.nodes.getMany(compactNoderange(nodes), { attrs: ["status", "statustime"] });
+      return new Map(
+        nodes.map((node) => {
+          const status = read.get(node)?.status ?? "";
+          const statusTime = read.get(node)?.statustime ?? "";
+          const outcome = status === "booted" ? "booted" : FINAL_FAILURES.has(status) ? "failed" : undefined;
+          return [node, { status, statusTime, ...(outcome ? { outcome } : {}) }] as const;
+        }),
+      );
+    },
+  };
+}
+
+/** The roll of {@link deploy}, with a backend's steps. */
+export async function deployWith(
+  steps: DeploySteps,
+  plan: DeployPlan,
+  report: (line: string) => void,
+): Promise<DeployOutcome> {
   const states = new Map<string, NodeState>();
   const deadline = Date.now() + plan.timeoutMs;
   const phases = rollPhases(plan.nodes, plan);
@@ -111,30 +183,11 @@ export async function deploy(
 
   const runBatch = async (batch: readonly string[]) => {
     const range = compactNoderange(batch);
-    // A per-node error (a node without a BMC, say) answers 403 for the whole range, yet xCAT
-    // acted on the other nodes (xcat-behavior.md §3.2): drop the nodes it names and go on.
-    let active = [...batch];
-    for (const [what, action] of [
-      ["nodeset", () => client.nodes.setBootstate(compactNoderange(active), { osimage: plan.osimage })],
-      ["rsetboot", () => client.nodes.setNextboot(compactNoderange(active), "net")],
-      ["rpower", () => client.nodes.setPower(compactNoderange(active), "boot")],
-    ] as const) {
-      if (active.length === 0) break;
-      try {
-        await action();
-      } catch (error) {
-        const named = active.filter((node) => linesAbout(error, node).length > 0);
-        const message = error instanceof Error ? error.message : String(error);
-        const failing = named.length > 0 ? named : active;
-        for (const node of failing) {
-          const lines = linesAbout(error, node);
-          states.set(node, failed(`${what} failed: ${lines.length > 0 ? lines.join("; ") : message}`));
-        }
-        active = active.filter((node) => !failing.includes(node));
-      }
-    }
+    const refused = await steps.start(batch, plan.osimage);
+    for (const [node, why] of refused) states.set(node, failed(why));
+    const active = batch.filter((node) => !refused.has(node));
     if (active.length === 0) return;
-    report(`${range}: ${plan.osimage} sent to ${active.length} node(s) (nodeset, rsetboot net, rpower boot)`);
+    report(`${range}: ${plan.osimage} sent to ${active.length} node(s) (${steps.actions})`);
     if (plan.waitFor === "none") {
       for (const node of active) {
         states.set(node, { status: "powering-on", statusTime: "", osimage: plan.osimage, deployed: true });
@@ -150,11 +203,9 @@ export async function deploy(
       const left = deadline - Date.now();
       if (left <= 0) break;
       await sleep(Math.min(plan.pollMs, left));
-      let read: Map<string, Record<string, string>>;
+      let read: Map<string, NodeProgress>;
       try {
-        read = await client.nodes.getMany(compactNoderange([...pending]), {
-          attrs: ["status", "statustime"],
-        });
+        read = await steps.progress([...pending], plan.osimage);
       } catch (error) {
         // The client already retried transient failures; keep watching until the deadline
         // rather than lose what the other nodes did.
@@ -164,14 +215,12 @@ export async function deploy(
         continue;
       }
       for (const node of [...pending]) {
-        const attributes = read.get(node) ?? {};
-        const status = attributes.status ?? "";
-        const statusTime = attributes.statustime ?? "";
+        const { status, statusTime, outcome } = read.get(node) ?? { status: "", statusTime: "" };
         last.set(node, { status, statusTime });
-        if (status === "booted") {
+        if (outcome === "booted") {
           states.set(node, { status, statusTime, osimage: plan.osimage, deployed: true });
           pending.delete(node);
-        } else if (FINAL_FAILURES.has(status)) {
+        } else if (outcome === "failed") {
           states.set(node, failed(status, statusTime));
           pending.delete(node);
         }

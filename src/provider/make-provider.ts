@@ -4,13 +4,13 @@
  * of the resource's connection. Every resource kind is this plus its spec.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { isTlsError } from "../client";
+import { isTlsError, type XcatClient } from "../client";
 import { isSecretAttribute } from "./attributes";
 import type { ConnectionInput } from "./config";
 import { countedEngineCall } from "./engine-callers";
 import { whileCancellable } from "./engine-cancel";
 import { notePlanned } from "./planned-objects";
-import { checkConnectionOnce, clientFor, configureProcess, processSettings } from "./process-context";
+import { type BackendAccess, configureProcess, processSettings, xcatAccess } from "./process-context";
 import { type CommonInputs, PartialFailureError, type ResourceSpec } from "./spec";
 import { type InputFailure, isPlainObject, isUnknown } from "./validation";
 
@@ -112,8 +112,18 @@ async function recordingPartialState<T>(hostInputs: unknown, operation: () => Pr
  * const implementation = makeProvider(nodeSpec); // registered in runtime.ts under "xcat:Node"
  */
 export function makeProvider<Inputs extends CommonInputs, Outputs extends CommonInputs>(
-  spec: ResourceSpec<Inputs, Outputs>,
+  spec: ResourceSpec<Inputs, Outputs, XcatClient>,
+): pulumi.dynamic.ResourceProvider;
+/** The same for another backend's spec, with that backend's clients (provider/confluent/). */
+export function makeProvider<Inputs extends CommonInputs, Outputs extends CommonInputs, Client>(
+  spec: ResourceSpec<Inputs, Outputs, Client>,
+  access: BackendAccess<Client>,
+): pulumi.dynamic.ResourceProvider;
+export function makeProvider<Inputs extends CommonInputs, Outputs extends CommonInputs, Client>(
+  spec: ResourceSpec<Inputs, Outputs, Client>,
+  access?: BackendAccess<Client>,
 ): pulumi.dynamic.ResourceProvider {
+  const { clientFor, checkConnectionOnce } = access ?? (xcatAccess as unknown as BackendAccess<Client>);
   return {
     async configure(req) {
       configureProcess((key) => req.config.get(key));

@@ -109,9 +109,30 @@ function explainedCheckFailure(error: unknown, url: string, where: string): unkn
   return error;
 }
 
+/**
+ * How make-provider.ts reaches a backend: the client of a resource's connection, and the one
+ * connection check per server. The xCAT backend's is below; the Confluent backend's is in
+ * confluent/access.ts.
+ */
+export interface BackendAccess<Client> {
+  clientFor(connection: ConnectionInput | undefined): Client;
+  checkConnectionOnce(connection: ConnectionInput | undefined): Promise<void>;
+}
+
+export const xcatAccess: BackendAccess<XcatClient> = { clientFor, checkConnectionOnce };
+
+/** Other backends' client caches, closed with the xCAT ones by {@link resetProcessContext}. */
+const otherResets: Array<() => Promise<void>> = [];
+
+/** Registers another backend's reset (its clients and checks) with {@link resetProcessContext}. */
+export function onProcessReset(reset: () => Promise<void>): void {
+  otherResets.push(reset);
+}
+
 /** Forgets settings and closes clients (tests run many configurations in one process). */
 export async function resetProcessContext(): Promise<void> {
   settings = undefined;
+  await Promise.all(otherResets.map((reset) => reset()));
   forgetPlanned();
   checks.clear();
   clientsByInput.clear();

@@ -8,7 +8,13 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { isXcatError } from "../client";
+import { byBackend } from "./by-backend";
 import { ProviderConfigError } from "./config";
+import { confluentAccess } from "./confluent/access";
+import { confluentGroupSpec, confluentNodeSpec } from "./confluent/attribute-objects";
+import { confluentDeploymentSpec } from "./confluent/deployment";
+import { confluentPowerStateSpec } from "./confluent/power-state";
+import { withoutCounterpart } from "./confluent/without-counterpart";
 import { makeProvider } from "./make-provider";
 import { deploymentSpec } from "./resources/deployment";
 import { echoImplementation } from "./resources/echo";
@@ -25,18 +31,30 @@ import { ResourceConflictError } from "./spec";
 
 type Implementation = pulumi.dynamic.ResourceProvider;
 
+/** A kind on both backends: the xCAT spec, and Confluent's (or its refusal, without-counterpart.ts). */
+const onBoth = (xcat: Implementation, confluent: Implementation) => byBackend({ xcat, confluent });
+
 const implementations: Readonly<Record<string, Implementation>> = {
   "xcat:Echo": echoImplementation,
-  "xcat:Node": makeProvider(nodeSpec),
-  "xcat:Group": makeProvider(groupSpec),
-  "xcat:Osimage": makeProvider(osimageSpec),
-  "xcat:Network": makeProvider(networkSpec),
-  "xcat:Policy": makeProvider(policySpec),
-  "xcat:GlobalConfAttribute": makeProvider(globalConfAttributeSpec),
-  "xcat:TableRow": makeProvider(tableRowSpec),
-  "xcat:VirtualMachine": makeProvider(virtualMachineSpec),
-  "xcat:Deployment": makeProvider(deploymentSpec),
-  "xcat:PowerState": makeProvider(powerStateSpec),
+  "xcat:Node": onBoth(makeProvider(nodeSpec), makeProvider(confluentNodeSpec, confluentAccess)),
+  "xcat:Group": onBoth(makeProvider(groupSpec), makeProvider(confluentGroupSpec, confluentAccess)),
+  "xcat:Osimage": onBoth(makeProvider(osimageSpec), withoutCounterpart("xcat:Osimage")),
+  "xcat:Network": onBoth(makeProvider(networkSpec), withoutCounterpart("xcat:Network")),
+  "xcat:Policy": onBoth(makeProvider(policySpec), withoutCounterpart("xcat:Policy")),
+  "xcat:GlobalConfAttribute": onBoth(
+    makeProvider(globalConfAttributeSpec),
+    withoutCounterpart("xcat:GlobalConfAttribute"),
+  ),
+  "xcat:TableRow": onBoth(makeProvider(tableRowSpec), withoutCounterpart("xcat:TableRow")),
+  "xcat:VirtualMachine": onBoth(makeProvider(virtualMachineSpec), withoutCounterpart("xcat:VirtualMachine")),
+  "xcat:Deployment": onBoth(
+    makeProvider(deploymentSpec),
+    makeProvider(confluentDeploymentSpec, confluentAccess),
+  ),
+  "xcat:PowerState": onBoth(
+    makeProvider(powerStateSpec),
+    makeProvider(confluentPowerStateSpec, confluentAccess),
+  ),
 };
 
 function implementationFor(kind: string): Implementation {

@@ -35,7 +35,16 @@ export interface OperationContext {
   readonly signal?: AbortSignal;
 }
 
-export interface ResourceSpec<Inputs extends CommonInputs, Outputs extends CommonInputs> {
+/**
+ * `Client` is the backend's client: the xCAT client by default, the Confluent client for the
+ * Confluent backend's specs (provider/confluent/); make-provider.ts gets it through a
+ * {@link BackendAccess}.
+ */
+export interface ResourceSpec<
+  Inputs extends CommonInputs,
+  Outputs extends CommonInputs,
+  Client = XcatClient,
+> {
   /** The dynamic resource type, e.g. "xcat:Node" (shown by Pulumi as pulumi-nodejs:dynamic/xcat:Node). */
   readonly kind: string;
   /** Validates and normalizes raw inputs; pure (no I/O), accepts unknown values during preview. */
@@ -45,7 +54,7 @@ export interface ResourceSpec<Inputs extends CommonInputs, Outputs extends Commo
   /** Whether anything the resource manages differs between the recorded outputs and new inputs. */
   hasChanges(olds: Outputs, news: Inputs): boolean;
   create(
-    client: XcatClient,
+    client: Client,
     inputs: Inputs,
     context?: OperationContext,
   ): Promise<{ id: string; outputs: Outputs }>;
@@ -55,31 +64,27 @@ export interface ResourceSpec<Inputs extends CommonInputs, Outputs extends Commo
    * failures: preview fails on them, naming resource and field. Run in check after the connection
    * check, skipped without one.
    */
-  serverProblems?(client: XcatClient, inputs: Inputs): Promise<InputFailure[]>;
+  serverProblems?(client: Client, inputs: Inputs): Promise<InputFailure[]>;
   /**
    * For a resource that will adopt an existing object: what its create will change there
    * (attribute → "current → new", secrets as [secret]); `undefined` when it adopts nothing (no
    * `adopt`, or no such object). Reads only; shown in preview as the `adoptChanges` input.
    */
-  adoptChanges?(client: XcatClient, inputs: Inputs): Promise<Record<string, string> | undefined>;
+  adoptChanges?(client: Client, inputs: Inputs): Promise<Record<string, string> | undefined>;
   /**
    * Reads the object; `undefined` when it is gone. `olds` are the recorded outputs (refresh) or,
    * for `Resource.get`, only what the caller passed, so specs must not assume their fields.
    */
-  read(
-    client: XcatClient,
-    id: string,
-    olds: Partial<Outputs>,
-  ): Promise<ReadOutcome<Inputs, Outputs> | undefined>;
+  read(client: Client, id: string, olds: Partial<Outputs>): Promise<ReadOutcome<Inputs, Outputs> | undefined>;
   update(
-    client: XcatClient,
+    client: Client,
     id: string,
     olds: Outputs,
     news: Inputs,
     context?: OperationContext,
   ): Promise<Outputs>;
   /** Deletes the object; succeeds when it is already gone. */
-  delete(client: XcatClient, id: string, olds: Outputs, context?: OperationContext): Promise<void>;
+  delete(client: Client, id: string, olds: Outputs, context?: OperationContext): Promise<void>;
 }
 
 /**

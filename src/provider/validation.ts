@@ -283,7 +283,10 @@ export function connectionProblems(value: unknown): string[] {
     else if (secret.length === 0) problems.push(`connection.${key} must not be empty`);
   }
   problems.push(...booleanProblems(value.insecure, "connection.insecure"));
-  const known = new Set(["url", "username", "password", "token", "caCert", "insecure"]);
+  const backend = value.backend;
+  if (backend !== undefined && !isUnknown(backend) && backend !== "xcat" && backend !== "confluent")
+    problems.push(`connection.backend must be "xcat" or "confluent", got ${describe(backend)}`);
+  const known = new Set(["url", "username", "password", "token", "caCert", "insecure", "backend"]);
   for (const key of Object.keys(value)) {
     if (!known.has(key))
       problems.push(`connection: unknown setting '${key}' (known: ${[...known].join(", ")})`);

@@ -11,8 +11,10 @@
  * signature key `4dabf18193072939515e22adb298388d` (or the string "[secret]"), and is printed as
  * `[secret]`.
  */
+
 import { compareStrings, compressNoderange, expandNoderange } from "../../contract/noderange";
 import { isSecretAttribute } from "../../provider/attributes";
+import { cannotMoveToConfluent } from "./cannot-move";
 import { type ClusterFacts, type PlannedEdits, showNodeValue } from "./cluster-facts";
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
@@ -91,6 +93,8 @@ export interface DangerCount {
 
 export interface PlanSummary {
   readonly dangers: readonly DangerCount[];
+  /** On a Confluent stack: what the preview refused to move, one line each (cannot-move.ts). */
+  readonly cannotMove?: readonly string[];
   readonly lines: readonly ChangeLine[];
   readonly counts: {
     create: number;
@@ -640,7 +644,8 @@ export function summarizePlan(preview: unknown, facts?: ClusterFacts): PlanSumma
           (step) =>
             ["same", "read", "refresh"].includes(step.op ?? "same") && !shortType(step).startsWith("pulumi:"),
         ).length;
-  return { dangers, lines, counts };
+  const cannotMove = cannotMoveToConfluent(preview);
+  return { dangers, lines, counts, ...(cannotMove.length > 0 ? { cannotMove } : {}) };
 }
 
 /**

@@ -41,8 +41,17 @@ function totals(summary: PlanSummary): string {
   );
 }
 
+/** The refusals of a preview on a Confluent stack, first: nothing moves until they are decided. */
+function cannotMoveHeading(summary: PlanSummary): string {
+  return `Cannot move to Confluent (${summary.cannotMove?.length ?? 0}; see docs/confluent.md)`;
+}
+
 export function renderText(summary: PlanSummary): string {
   const out: string[] = [];
+  if (summary.cannotMove) {
+    out.push(`${cannotMoveHeading(summary)}:`);
+    for (const line of summary.cannotMove) out.push(`x ${line}`);
+  }
   for (const d of summary.dangers) out.push(`! ${d.count} ${d.text}: ${d.noderange}`);
   for (const line of summary.lines) {
     out.push(describeLine(line));
@@ -63,6 +72,11 @@ function cell(text: string): string {
 
 export function renderMarkdown(summary: PlanSummary): string {
   const out = ["### pulumi-xcat review", ""];
+  if (summary.cannotMove) {
+    out.push(`**${cannotMoveHeading(summary)}**`, "");
+    for (const line of summary.cannotMove) out.push(`- :x: ${cell(line)}`);
+    out.push("");
+  }
   if (summary.dangers.length > 0) {
     out.push("**Needs attention**", "");
     for (const d of summary.dangers) out.push(`- :warning: **${d.count}** ${d.text}: \`${d.noderange}\``);

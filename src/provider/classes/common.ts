@@ -23,6 +23,11 @@ export interface ConnectionArgs {
   readonly caCert?: pulumi.Input<string>;
   /** Skip certificate verification (never the default; a warning is logged). */
   readonly insecure?: pulumi.Input<boolean>;
+  /**
+   * The server's kind: "xcat" (xcatws) or "confluent" (Confluent's `/confluent-api`, url then
+   * names it and username/password are a Confluent user). Absent: the stack's `xcat:backend`.
+   */
+  readonly backend?: pulumi.Input<"xcat" | "confluent">;
 }
 
 /** The connection as a resource input: secret as a whole, since it may hold a password or token. */

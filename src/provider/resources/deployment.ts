@@ -11,7 +11,14 @@
  * image shows as not done, a node powered off shows its new status; nothing is acted on until `up`.
  */
 import { isNotFound, type XcatClient } from "../../client";
-import { type DeployPlan, deploy, failureSummary, type NodeState } from "../deploy";
+import {
+  type DeployPlan,
+  type DeploySteps,
+  deployWith,
+  failureSummary,
+  type NodeState,
+  xcatSteps,
+} from "../deploy";
 import { batches, compactNoderange } from "../node-batches";
 import { missingOsimageProblem } from "../osimage-check";
 import { rollOrder } from "../roll-plan";
@@ -125,7 +132,7 @@ function notStartedState(previous: NodeState | undefined, reason: string): NodeS
  * Refuses an image xCAT does not have before any node is touched (nodeset would refuse it too,
  * destiny.pm:304, but only after the resource was recorded). Check cannot know it: it is pure.
  */
-async function requireImage(client: XcatClient, osimage: string): Promise<void> {
+async function requireXcatImage(client: XcatClient, osimage: string): Promise<void> {
   try {
     await client.osimages.get(osimage);
   } catch (error) {
@@ -141,8 +148,9 @@ async function requireImage(client: XcatClient, osimage: string): Promise<void> 
  * Deploys onto `targets`, merges the result into `previous`, and fails partially when nodes
  * failed or the roll stopped early (the state then says exactly which nodes have the image).
  */
-async function deployOnto(
-  client: XcatClient,
+async function deployOnto<Client>(
+  backend: DeploymentBackend<Client>,
+  client: Client,
   id: string,
   inputs: DeploymentInputs,
   targets: readonly string[],
@@ -151,9 +159,9 @@ async function deployOnto(
   context: OperationContext | undefined,
 ): Promise<DeploymentOutputs> {
   if (targets.length === 0) return { ...inputs, nodeStates: { ...previous } };
-  await requireImage(client, inputs.osimage);
+  await backend.requireImage(client, inputs.osimage);
   const ordered = rollOrder(targets, previous, inputs.osimage);
-  const outcome = await deploy(client, planFor(inputs, ordered, context?.signal), report);
+  const outcome = await deployWith(backend.steps(client), planFor(inputs, ordered, context?.signal), report);
   const skipped = outcome.notStarted.map((node) => [
     node,
     notStartedState(previous[node], outcome.stopped ?? "the roll stopped"),
@@ -196,10 +204,84 @@ function canaryProblems(value: unknown, waitFor: unknown): string[] {
   return [];
 }
 
+/**
+ * What a Deployment needs from its backend: the image (xCAT) or profile (Confluent) check, the
+ * node names of a range, the roll's steps, each node's state for a refresh, and taking nodes
+ * offline on delete. The xCAT one is below; Confluent's is in confluent/deployment.ts.
+ */
+export interface DeploymentBackend<Client> {
+  /** Refuses a missing image before any node is touched (ResourceConflictError). */
+  requireImage(client: Client, osimage: string): Promise<void>;
+  /** The preview's version of that check: the problem, or undefined. */
+  missingImage(client: Client, osimage: string): Promise<string | undefined>;
+  expandNodes(client: Client, nodes: string | readonly string[]): Promise<string[]>;
+  steps(client: Client): DeploySteps;
+  /** Each existing node's state; nodes that are gone are left out. Not-found: undefined. */
+  readStates(
+    client: Client,
+    nodes: string | readonly string[],
+    olds: Partial<DeploymentOutputs>,
+  ): Promise<{ osimage: string; nodeStates: Record<string, NodeState> } | undefined>;
+  /** onDelete "offline" for one batch of recorded nodes (those that still exist). */
+  takeOffline(client: Client, nodes: readonly string[]): Promise<string | undefined>;
+}
+
+const xcatDeploymentBackend: DeploymentBackend<XcatClient> = {
+  requireImage: requireXcatImage,
+  missingImage: missingOsimageProblem,
+  expandNodes: (client, nodes) => expandNodes(client, KIND, nodes),
+  steps: xcatSteps,
+  async readStates(client, nodes, olds) {
+    let found: Map<string, Record<string, string>>;
+    try {
+      // A list is read as a list, so nodes removed since are left out rather than failing the read.
+      found = await client.nodes.getMany(nodes, { attrs: ["provmethod", "status", "statustime"] });
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+    if (found.size === 0) return undefined;
+    const osimage = olds.osimage ?? [...found.values()][0]?.provmethod ?? "";
+    const nodeStates: Record<string, NodeState> = {};
+    for (const [node, attributes] of found) {
+      const status = attributes.status ?? "";
+      const image = attributes.provmethod ?? "";
+      const wasDone = olds.nodeStates?.[node]?.deployed === true;
+      nodeStates[node] = {
+        status,
+        statusTime: attributes.statustime ?? "",
+        osimage: image,
+        // Re-imaged by hand or failing now: not done. Booted with the image: done, even when
+        // an earlier deployment timed out on it. Otherwise (powered off, say) as recorded.
+        deployed: image === osimage && status !== "failed" && (status === "booted" || wasDone),
+      };
+    }
+    return { osimage, nodeStates };
+  },
+  async takeOffline(client, listed) {
+    // Nodes removed before the deployment need nothing: act on those that still exist.
+    const existing = await client.nodes.getMany(listed, { attrs: ["groups"] });
+    const batch = listed.filter((node) => existing.has(node));
+    if (batch.length === 0) return undefined;
+    const range = compactNoderange(batch);
+    await client.nodes.setBootstate(range, { state: "offline" });
+    await client.nodes.setPower(range, "off");
+    return `${range}: nodeset offline, powered off`;
+  },
+};
+
 /** Builds the spec; `report` receives progress lines (stderr by default). */
 export function deploymentSpecWith(
   report: (line: string) => void,
 ): ResourceSpec<DeploymentInputs, DeploymentOutputs> {
+  return deploymentSpecOn(xcatDeploymentBackend, report);
+}
+
+/** The Deployment spec on a backend. */
+export function deploymentSpecOn<Client>(
+  backend: DeploymentBackend<Client>,
+  report: (line: string) => void = reportToStderr,
+): ResourceSpec<DeploymentInputs, DeploymentOutputs, Client> {
   return {
     kind: KIND,
 
@@ -228,7 +310,7 @@ export function deploymentSpecWith(
 
     async serverProblems(client, inputs) {
       if (isUnknown(inputs.osimage)) return [];
-      const problem = await missingOsimageProblem(client, inputs.osimage);
+      const problem = await backend.missingImage(client, inputs.osimage);
       return problem ? [{ property: "osimage", reason: `${KIND}: osimage: ${problem}` }] : [];
     },
 
@@ -258,42 +340,20 @@ export function deploymentSpecWith(
 
     async create(client, inputs, context) {
       const id = rangeOf(inputs.nodes);
-      const names = await expandNodes(client, KIND, inputs.nodes);
-      return { id, outputs: await deployOnto(client, id, inputs, names, {}, report, context) };
+      const names = await backend.expandNodes(client, inputs.nodes);
+      return { id, outputs: await deployOnto(backend, client, id, inputs, names, {}, report, context) };
     },
 
     async read(client, id, olds) {
       const nodes = olds.nodes ?? id;
-      let found: Map<string, Record<string, string>>;
-      try {
-        // A list is read as a list, so nodes removed since are left out rather than failing the read.
-        found = await client.nodes.getMany(nodes, { attrs: ["provmethod", "status", "statustime"] });
-      } catch (error) {
-        if (isNotFound(error)) return undefined;
-        throw error;
-      }
-      if (found.size === 0) return undefined;
-      const osimage = olds.osimage ?? [...found.values()][0]?.provmethod ?? "";
-      const nodeStates: Record<string, NodeState> = {};
-      for (const [node, attributes] of found) {
-        const status = attributes.status ?? "";
-        const image = attributes.provmethod ?? "";
-        const wasDone = olds.nodeStates?.[node]?.deployed === true;
-        nodeStates[node] = {
-          status,
-          statusTime: attributes.statustime ?? "",
-          osimage: image,
-          // Re-imaged by hand or failing now: not done. Booted with the image: done, even when
-          // an earlier deployment timed out on it. Otherwise (powered off, say) as recorded.
-          deployed: image === osimage && status !== "failed" && (status === "booted" || wasDone),
-        };
-      }
-      const inputs = withDefaults(olds, nodes, osimage);
-      return { id, inputs, outputs: { ...inputs, nodeStates } };
+      const found = await backend.readStates(client, nodes, olds);
+      if (!found) return undefined;
+      const inputs = withDefaults(olds, nodes, found.osimage);
+      return { id, inputs, outputs: { ...inputs, nodeStates: found.nodeStates } };
     },
 
     async update(client, id, olds, news, context) {
-      const names = await expandNodes(client, KIND, news.nodes);
+      const names = await backend.expandNodes(client, news.nodes);
       const previous = olds.nodeStates ?? {};
       const imageChanged = olds.osimage !== news.osimage;
       // A node is left alone only when it booted this very image: after a new image, or a roll
@@ -310,7 +370,7 @@ export function deploymentSpecWith(
               : " (new, not yet booted, or not reached)"),
         );
       }
-      return deployOnto(client, id, news, targets, kept, report, context);
+      return deployOnto(backend, client, id, news, targets, kept, report, context);
     },
 
     async delete(client, _id, olds, context) {
@@ -325,14 +385,8 @@ export function deploymentSpecWith(
               "in the state, and the next pulumi destroy (or up) finishes it.",
           );
         }
-        // Nodes removed before the deployment need nothing: act on those that still exist.
-        const existing = await client.nodes.getMany(listed, { attrs: ["groups"] });
-        const batch = listed.filter((node) => existing.has(node));
-        if (batch.length === 0) continue;
-        const range = compactNoderange(batch);
-        await client.nodes.setBootstate(range, { state: "offline" });
-        await client.nodes.setPower(range, "off");
-        report(`${range}: nodeset offline, powered off`);
+        const done = await backend.takeOffline(client, listed);
+        if (done !== undefined) report(done);
       }
     },
   };

@@ -7,7 +7,7 @@
  */
 import type { XcatClient } from "../../client";
 import { compactNoderange } from "../node-batches";
-import { type CommonInputs, ResourceConflictError, type ResourceSpec } from "../spec";
+import { type CommonInputs, type ReadOutcome, ResourceConflictError, type ResourceSpec } from "../spec";
 import { connectionProblems, describe, failuresOn, type InputFailure, isUnknown } from "../validation";
 import { expandNodes, nodesInputProblems, rangeOf } from "./node-set";
 
@@ -30,6 +30,21 @@ async function hold(client: XcatClient, inputs: PowerStateInputs): Promise<Recor
   const differing = names.filter((node) => current[node] !== inputs.power);
   if (differing.length > 0) await client.nodes.setPower(compactNoderange(differing), inputs.power);
   return Object.fromEntries(names.map((node) => [node, inputs.power]));
+}
+
+/** What a read found, on any backend: the recorded `power` (else what the nodes show) and each node's power. */
+export function powerStateRead(
+  id: string,
+  nodes: PowerStateInputs["nodes"],
+  olds: Partial<PowerStateOutputs>,
+  powerStates: Record<string, string>,
+): ReadOutcome<PowerStateInputs, PowerStateOutputs> {
+  const inputs: PowerStateInputs = {
+    nodes,
+    power: olds.power ?? (Object.values(powerStates).every((p) => p === "off") ? "off" : "on"),
+    ...(olds.connection ? { connection: olds.connection } : {}),
+  };
+  return { id, inputs, outputs: { ...inputs, powerStates } };
 }
 
 export const powerStateSpec: ResourceSpec<PowerStateInputs, PowerStateOutputs> = {
@@ -76,13 +91,7 @@ export const powerStateSpec: ResourceSpec<PowerStateInputs, PowerStateOutputs> =
       throw error;
     });
     if (!names || names.length === 0) return undefined;
-    const powerStates = await client.nodes.getPower(compactNoderange(names));
-    const inputs: PowerStateInputs = {
-      nodes,
-      power: olds.power ?? (Object.values(powerStates).every((p) => p === "off") ? "off" : "on"),
-      ...(olds.connection ? { connection: olds.connection } : {}),
-    };
-    return { id, inputs, outputs: { ...inputs, powerStates } };
+    return powerStateRead(id, nodes, olds, await client.nodes.getPower(compactNoderange(names)));
   },
 
   async update(client, _id, _olds, news) {

@@ -1,0 +1,137 @@
+/**
+ * The move in one command pair (issue #24): the same program (test/e2e/programs/move-cluster: a
+ * Group with mgt ipmi, bmcusername and bmcpassword, 20 Nodes with ip, mac and bmc, a PowerState and
+ * a Deployment) goes up on confluent-emulator with nothing changed but stack config; its nodes
+ * read back over Confluent's own API under Confluent's attribute names; a second preview has no
+ * changes; a hand edit through Confluent's API shows on refresh and up restores it; destroy leaves
+ * no node or group; the BMC password appears nowhere in the state or the output. With
+ * `postscripts` on the Group, preview fails on the Confluent stack naming it, and passes on the
+ * xCAT stack.
+ */
+import { resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { cannotMoveToConfluent } from "../../src/cli/review/cannot-move";
+import { ConfluentClient } from "../../src/client/confluent";
+import { type RunningConfluentEmulator, startConfluentEmulator } from "../../src/confluent-emulator";
+import { PulumiWorkspace } from "./support/pulumi-workspace";
+
+const PROGRAM = resolve(import.meta.dirname, "programs/move-cluster");
+const BMC_PASSWORD = "mv-Bmc-Pw-7731";
+const PROFILE = "rocky-9.4-x86_64-default";
+
+describe("one program, moved from xCAT to Confluent by stack config", () => {
+  let confluent: RunningConfluentEmulator;
+  let admin: ConfluentClient;
+  let workspace: PulumiWorkspace;
+
+  beforeAll(async () => {
+    confluent = await startConfluentEmulator({ bootSeconds: 1, deploymentProfiles: [PROFILE] });
+    admin = new ConfluentClient({ url: confluent.url, username: "root", password: "cluster" });
+    // The connection comes from the environment (XCAT_URL, …; the same settings as xcat:url, …),
+    // which keeps the e2e short; the backend and the program's own settings are stack config.
+    workspace = await PulumiWorkspace.create({
+      programDir: PROGRAM,
+      sandboxDir: inject("e2eSandbox"),
+      env: { XCAT_URL: confluent.url, XCAT_USERNAME: "root", XCAT_PASSWORD: "cluster" },
+    });
+    await workspace.setConfig("xcat:backend", "confluent");
+    await workspace.setConfig("bmcPassword", BMC_PASSWORD, { secret: true });
+    await workspace.setConfig("osimage", PROFILE);
+  });
+
+  afterAll(async () => {
+    await workspace?.dispose();
+    await admin?.close();
+    await confluent?.close();
+  });
+
+  it("goes up on Confluent, and the nodes read back over Confluent's API with the mapped attributes", async () => {
+    // The stack, the group, 20 nodes, the power state and the deployment.
+    expect(await workspace.up()).toEqual({ create: 24 });
+    const node = await admin.nodes.get("mv07");
+    expect(node.get("groups")?.value).toEqual(["mv-compute", "everything"]);
+    expect(node.get("net.ipv4_address")?.value).toBe("10.20.0.7");
+    expect(node.get("net.hwaddr")?.value).toBe("52:54:00:20:00:07");
+    expect(node.get("hardwaremanagement.manager")?.value).toBe("127.0.10.107");
+    expect(node.get("hardwaremanagement.method")).toMatchObject({
+      inheritedfrom: "mv-compute",
+      value: "ipmi",
+    });
+    expect(node.get("secret.hardwaremanagementpassword")).toMatchObject({ isset: true });
+    expect(node.get("deployment.profile")?.value).toBe(PROFILE);
+    expect(confluent.state.nodeNames().filter((name) => name.startsWith("mv"))).toHaveLength(20);
+  });
+
+  it("a second preview has no changes", async () => {
+    const preview = await workspace.preview();
+    expect(preview.changeSummary).toEqual({ same: 24 });
+  });
+
+  it("a hand edit through Confluent's API shows on refresh, and up restores it", async () => {
+    await admin.nodes.update("mv03", { "net.hwaddr": "52:54:00:20:99:99" });
+    expect(await workspace.refresh()).toEqual({ update: 1, same: 23 });
+    expect(await workspace.up()).toEqual({ update: 1, same: 23 });
+    expect((await admin.nodes.get("mv03")).get("net.hwaddr")?.value).toBe("52:54:00:20:00:03");
+  });
+
+  it("the BMC password appears in no state, output or error", async () => {
+    const { text } = await workspace.exportState();
+    expect(text).not.toContain(BMC_PASSWORD);
+    // Every command's output, but those the harness runs with --show-secrets to read counts and
+    // outputs (they print the stack config, where the test itself put the password).
+    const shown = workspace.transcript.filter((command) => !command.args.includes("--show-secrets"));
+    expect(shown.length).toBeGreaterThan(5);
+    for (const command of shown) expect(command.stdout + command.stderr).not.toContain(BMC_PASSWORD);
+  });
+
+  it("with postscripts on the Group, preview fails on the Confluent stack naming postscripts", async () => {
+    // -c sets it in the stack config too; destroy, next, does not run the program.
+    const failed = await workspace.run(["preview", "--json", "-c", "withPostscripts=true"], {
+      allowFailure: true,
+    });
+    expect(failed.exitCode).not.toBe(0);
+    expect(failed.stdout + failed.stderr).toMatch(
+      /xcat:Group 'mv-compute': attribute 'postscripts' has no counterpart on Confluent/,
+    );
+    // pulumi-xcat review lists it from the same --json output.
+    expect(cannotMoveToConfluent(JSON.parse(failed.stdout))).toEqual([
+      expect.stringMatching(
+        /^xcat:Group 'mv-compute': attribute 'postscripts' has no counterpart on Confluent/,
+      ),
+    ]);
+  });
+
+  it("destroy leaves no node and no group", async () => {
+    expect(await workspace.destroy()).toEqual({ delete: 24 });
+    expect(confluent.state.nodeNames()).toEqual([]);
+    expect(confluent.state.groupNames().filter((name) => name !== "everything")).toEqual([]);
+  });
+
+  it("the same program with postscripts passes preview on an xCAT stack", async () => {
+    const xcatStack = await PulumiWorkspace.create({
+      programDir: PROGRAM,
+      sandboxDir: inject("e2eSandbox"),
+      stackName: "xcat",
+      // A preview without a connection (xcat:checkConnection false): it checks the program, reads nothing.
+      env: {
+        XCAT_URL: "https://127.0.0.1:1/xcatws",
+        XCAT_USERNAME: "root",
+        XCAT_PASSWORD: "cluster",
+        XCAT_CHECK_CONNECTION: "false",
+      },
+    });
+    try {
+      const preview = await xcatStack.preview([
+        "-c",
+        `bmcPassword=${BMC_PASSWORD}`,
+        "-c",
+        "osimage=rocky9.4-x86_64-install-compute",
+        "-c",
+        "withPostscripts=true",
+      ]);
+      expect(preview.changeSummary).toEqual({ create: 24 });
+    } finally {
+      await xcatStack.dispose();
+    }
+  });
+});
