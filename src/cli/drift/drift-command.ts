@@ -12,7 +12,7 @@
  * 2 bad arguments, no stack, the refresh or the listing failed.
  */
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { hasDrift, summarizeDrift } from "./drift-summary";
@@ -23,7 +23,7 @@ import { findUnmanaged, managedObjects, STACK_MANAGEMENT_NODE, type Unmanaged } 
 /** The exit code when drift or unmanaged objects are found. */
 export const EXIT_DRIFT = 3;
 
-const HELP = `Usage: pulumi-xcat drift [--stack name] [--format text|markdown|json]
+const HELP = `Usage: pulumi-xcat drift [--stack name] [--format text|markdown|json] [--markdown file]
 
 Run in a Pulumi project's directory. Refreshes the stack as a preview (\`pulumi refresh
 --preview-only\`: the state is not changed) and reports, by noderange and attribute:
@@ -35,6 +35,7 @@ Run in a Pulumi project's directory. Refreshes the stack as a preview (\`pulumi 
 
   --stack     the stack (default: the selected one, as for pulumi)
   --format    text (default), markdown (an issue or a note) or json
+  --markdown  FILE: also write the markdown summary there (one refresh for a log and an issue)
 
 Uses what \`pulumi\` uses: the backend (PULUMI_BACKEND_URL or pulumi login), the passphrase or
 secrets provider, the stack config (xcat:url, …) and the XCAT_* variables.
@@ -45,11 +46,13 @@ Exit codes: 0 no drift, ${EXIT_DRIFT} drift or unmanaged objects found, 2 bad ar
 interface DriftArgs {
   readonly stack?: string;
   readonly format: "text" | "markdown" | "json";
+  readonly markdownFile?: string;
 }
 
 function parseArgs(argv: readonly string[]): DriftArgs | string {
   let stack: string | undefined;
   let format: DriftArgs["format"] = "text";
+  let markdownFile: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? "";
     const [flag, inline] = arg.startsWith("--") ? arg.split("=", 2) : [arg, undefined];
@@ -62,11 +65,18 @@ function parseArgs(argv: readonly string[]): DriftArgs | string {
       if (given !== "text" && given !== "markdown" && given !== "json")
         return `--format must be text, markdown or json, not '${given}'`;
       format = given;
+    } else if (flag === "--markdown") {
+      markdownFile = value();
+      if (markdownFile === "") return "--markdown needs a file name";
     } else {
       return `unknown argument '${arg}'`;
     }
   }
-  return { ...(stack !== undefined ? { stack } : {}), format };
+  return {
+    ...(stack !== undefined ? { stack } : {}),
+    format,
+    ...(markdownFile !== undefined ? { markdownFile } : {}),
+  };
 }
 
 interface PulumiResult {
@@ -215,5 +225,6 @@ export async function run(argv: readonly string[]): Promise<number> {
         ? renderDriftJson
         : renderDriftText;
   process.stdout.write(render(summary));
+  if (args.markdownFile !== undefined) await writeFile(args.markdownFile, renderDriftMarkdown(summary));
   return hasDrift(summary) ? EXIT_DRIFT : 0;
 }
