@@ -115,7 +115,7 @@ configure() {
 configure merge
 start=$(now)
 in_job merge pulumi up --yes --skip-preview --non-interactive >"$work/merge-up.log" 2>&1
-say "1. merge job: first up of the lab into the shared state: $(took "$start"), $(grep -Eo '[0-9]+ created' "$work/merge-up.log")"
+say "1. merge job: first up of the lab into the shared state: $(took "$start"), $(grep -Eo '\+ [0-9]+ created' "$work/merge-up.log")"
 
 # The pull-request job, on its own checkout and PULUMI_HOME, changes the program (a third rack) and
 # reviews it: the preview is against the state the merge job wrote.
@@ -133,7 +133,7 @@ cp "$work/pr/.xcat-review/plan.json" "$work/merge/.xcat-review/plan.json"
 cp "$work/pr/Pulumi.$STACK.yaml" "$work/merge/" # the merge brings the branch's files
 start=$(now)
 in_job merge env REVIEW_DIR=.xcat-review bash review.sh up >"$work/merge-plan-up.log" 2>&1
-say "   merge job: review.sh up with the pull request's plan in $(took "$start"): $(grep -Eo '[0-9]+ created' "$work/merge-plan-up.log" | head -n1), $(grep -Eo '[0-9]+ unchanged' "$work/merge-plan-up.log" | head -n1)"
+say "   merge job: review.sh up with the pull request's plan in $(took "$start"): $(grep -Eo '\+ [0-9]+ created' "$work/merge-plan-up.log"), $(grep -Eo '[0-9]+ unchanged' "$work/merge-plan-up.log" | tail -n1)"
 
 # 2. Two updates at once: the second meets the first's lock.
 in_job pr pulumi config set racks 4 >/dev/null
@@ -150,9 +150,9 @@ say "2. a second up while the first runs: exit $second_status after $(took "$sec
 grep -iE 'lock' "$work/second-up.log" | sed 's/^/     /' >&2
 first_status=0
 wait "$first" || first_status=$?
-say "   the first up: exit $first_status in $(took "$start"), $(grep -Eo '[0-9]+ created' "$work/first-up.log" | head -n1)"
-count=$(in_job pr pulumi stack --show-urns --non-interactive | grep -c 'dynamic/xcat:' || true)
-say "   the state now holds $count xcat resources (the lab at 4 racks of 16: 80 nodes)"
+say "   the first up: exit $first_status in $(took "$start"), $(grep -Eo '\+ [0-9]+ created' "$work/first-up.log")"
+count=$(in_job pr pulumi stack export | node -e 'const s = JSON.parse(require("fs").readFileSync(0, "utf8")); console.log(s.deployment.resources.filter((r) => r.type.includes("dynamic/xcat:")).length)')
+say "   the state now holds $count xcat resources (the lab at 4 racks of 16: 88)"
 if in_job pr pulumi preview --expect-no-changes --non-interactive >"$work/after.log" 2>&1; then
   say "   pull-request checkout: pulumi preview --expect-no-changes passes: nothing lost"
 else

@@ -129,6 +129,16 @@ async function resolveStack(given: string | undefined): Promise<string | { error
   return { error: `could not tell which stack is selected: ${why}` };
 }
 
+/**
+ * The environment of the refresh: the event log is a flag the engine keeps for its automation API,
+ * behind PULUMI_DEBUG_COMMANDS; PULUMI_SKIP_CONFIRMATIONS (common in CI) means `--yes`, which
+ * the engine refuses together with `--preview-only`, and a preview confirms nothing anyway.
+ */
+function refreshEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { PULUMI_SKIP_CONFIRMATIONS: _yes, ...rest } = env;
+  return { ...rest, PULUMI_DEBUG_COMMANDS: "true" };
+}
+
 /** Runs the refresh preview, reporting progress from its event log every 10 s (a long stack takes minutes). */
 async function refreshPreview(stack: string, eventLog: string): Promise<PulumiResult> {
   const started = Date.now();
@@ -144,8 +154,7 @@ async function refreshPreview(stack: string, eventLog: string): Promise<PulumiRe
   try {
     return await pulumi(
       ["refresh", "--preview-only", "--non-interactive", "--stack", stack, "--event-log", eventLog],
-      // The event log is a flag the engine keeps for its automation API, behind this variable.
-      { ...process.env, PULUMI_DEBUG_COMMANDS: "true" },
+      refreshEnv(process.env),
     );
   } finally {
     clearInterval(timer);
