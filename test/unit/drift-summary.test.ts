@@ -203,28 +203,19 @@ describe("unmanaged objects", () => {
       ["7", { name: "ops", rule: "allow" }],
     ]),
   };
+  /** A resource the stack holds, as the refresh shows it: its type and the xCAT object's id. */
+  const held = (kind: string, id: string): PreviewStep =>
+    ({
+      op: "same",
+      urn: urn(kind, id),
+      oldState: { type: `pulumi-nodejs:dynamic/${kind}`, id },
+    }) as PreviewStep;
   const managedSteps: PreviewStep[] = [
     ...["r01n01", "r01n02"].map((name) => node(name, "same", {}, {})),
-    {
-      op: "same",
-      urn: urn("xcat:Group", "compute"),
-      oldState: { type: "pulumi-nodejs:dynamic/xcat:Group", id: "compute" } as never,
-    },
-    {
-      op: "same",
-      urn: urn("xcat:Osimage", "img"),
-      oldState: { type: "pulumi-nodejs:dynamic/xcat:Osimage", id: "rhels9.4" } as never,
-    },
-    {
-      op: "same",
-      urn: urn("xcat:Network", "mgmt"),
-      oldState: { type: "pulumi-nodejs:dynamic/xcat:Network", id: "mgmt" } as never,
-    },
-    {
-      op: "same",
-      urn: urn("xcat:Policy", "ops"),
-      oldState: { type: "pulumi-nodejs:dynamic/xcat:Policy", id: "7" } as never,
-    },
+    held("xcat:Group", "compute"),
+    held("xcat:Osimage", "rhels9.4"),
+    held("xcat:Network", "mgmt"),
+    held("xcat:Policy", "7"),
   ];
 
   it("lists per kind what no resource manages, leaving out xcatconfig's policy rows and groups that are only names", () => {
