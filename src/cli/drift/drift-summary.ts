@@ -92,7 +92,14 @@ class DriftBuilder {
       what: draft.what,
       names: [...draft.names].sort(compareStrings),
       noderange: compressNoderange(draft.names),
-      ...(Object.keys(draft.details).length > 0 ? { details: draft.details } : {}),
+      // By name, not in the order the engine's parallel reads finished.
+      ...(Object.keys(draft.details).length > 0
+        ? {
+            details: Object.fromEntries(
+              Object.entries(draft.details).sort(([a], [b]) => compareStrings(a, b)),
+            ),
+          }
+        : {}),
       ...(draft.managementNode !== undefined ? { managementNode: draft.managementNode } : {}),
     }));
     return lines.sort(
