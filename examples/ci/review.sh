@@ -12,6 +12,12 @@
 #                       changed so that the plan no longer holds (exit 4: run the review again)
 #   review.sh base      pulumi up without a plan, on the emulator only (no XCAT_URL): brings the
 #                       emulator to the target branch before a pull request is reviewed
+#   review.sh drift     pulumi-xcat drift (the nightly job): what was changed on the management
+#                       node by hand and what no resource manages, in text on standard output and
+#                       $REVIEW_DIR/drift.txt, in markdown in $REVIEW_DIR/drift.md (for the issue
+#                       or note the job keeps); exit 3 when there is drift. Needs a real
+#                       management node (XCAT_URL) and the team's shared state (PULUMI_BACKEND_URL
+#                       or PULUMI_ACCESS_TOKEN): a job's own state would know no resource.
 #
 # The policy pack shipped with pulumi-xcat (node_modules/pulumi-xcat/policy-pack: unique addresses,
 # nodes in declared networks, declared images, one Deployment and one PowerState per node) runs in
@@ -35,8 +41,13 @@
 set -euo pipefail
 
 mode="${1:-}"
-if [[ "$mode" != preview && "$mode" != up && "$mode" != base ]]; then
-  echo "usage: $0 preview|up|base" >&2
+if [[ "$mode" != preview && "$mode" != up && "$mode" != base && "$mode" != drift ]]; then
+  echo "usage: $0 preview|up|base|drift" >&2
+  exit 2
+fi
+if [[ "$mode" == drift && ( -z "${XCAT_URL:-}" || ( -z "${PULUMI_BACKEND_URL:-}" && -z "${PULUMI_ACCESS_TOKEN:-}" ) ) ]]; then
+  echo "review.sh drift compares the team's state with a real management node: set XCAT_URL (and its account)" >&2
+  echo "and the shared backend (PULUMI_BACKEND_URL, or PULUMI_ACCESS_TOKEN for Pulumi Cloud) the merge job applies to." >&2
   exit 2
 fi
 if [[ "$mode" == base && -n "${XCAT_URL:-}" ]]; then
@@ -90,6 +101,16 @@ policy_pack="$(npm prefix)/node_modules/pulumi-xcat/policy-pack"
 if [[ -f "$policy_pack/PulumiPolicy.yaml" ]]; then
   policy_args=(--policy-pack "$policy_pack")
   [[ -n "${POLICY_CONFIG:-}" ]] && policy_args+=(--policy-pack-config "$POLICY_CONFIG")
+fi
+
+if [[ "$mode" == drift ]]; then
+  rm -f "$review_dir/drift.md" "$review_dir/drift.txt"
+  status=0
+  pulumi-xcat drift "${stack_args[@]}" --markdown "$review_dir/drift.md" >"$review_dir/drift.txt" || status=$?
+  cat "$review_dir/drift.txt"
+  # Exit 2: the refresh or the listing failed (said on standard error); there is no report to keep.
+  [[ "$status" -eq 0 || "$status" -eq 3 ]] || rm -f "$review_dir/drift.md" "$review_dir/drift.txt"
+  exit "$status"
 fi
 
 if [[ "$mode" == base ]]; then

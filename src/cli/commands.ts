@@ -26,4 +26,9 @@ export const commands: readonly CliCommand[] = [
     summary: "summarize `pulumi preview --json` by what changes, nodes as noderanges",
     load: () => import("./review/review-command.js"),
   },
+  {
+    name: "drift",
+    summary: "report what was changed by hand and what no resource manages (a refresh preview)",
+    load: () => import("./drift/drift-command.js"),
+  },
 ];

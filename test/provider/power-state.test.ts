@@ -39,6 +39,18 @@ describe("xcat:PowerState provider", () => {
     expect(h.emulator.state.getHardware("p01").power).toBe("on");
   });
 
+  it("refresh of a node list leaves out a node deleted by hand instead of dropping the whole resource", async () => {
+    const { id, outs } = await h.createChecked(KIND, { nodes: ["p01", "p02", "p03"], power: "on" });
+    await h.admin.nodes.delete("p02");
+    await h.admin.nodes.setPower("p03", "off");
+    const read = await runtime.read(KIND, id, outs);
+    expect(read.id).toBe(id);
+    expect((read.props as { powerStates: Record<string, string> }).powerStates).toEqual({
+      p01: "on",
+      p03: "off",
+    });
+  });
+
   it("refuses bad input and nodes that are not nodes", async () => {
     expect((await h.check(KIND, { nodes: "p01", power: "standby" })).failures?.[0]?.property).toBe("power");
     await expect(h.createChecked(KIND, { nodes: ["p01", "ghost"], power: "off" })).rejects.toThrow(

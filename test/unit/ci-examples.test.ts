@@ -83,7 +83,9 @@ describe("examples/ci", () => {
     const review = asMap(config["xcat-review"]);
     const up = asMap(config["xcat-up"]);
     expect(review.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "merge_request_event"' }]);
-    expect(up.rules).toEqual([{ if: "$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH" }]);
+    expect(up.rules).toEqual([
+      { if: '$CI_PIPELINE_SOURCE != "schedule" && $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH' },
+    ]);
     expect(review.script).toContain(`${SCRIPT} preview`);
     expect(String((review.script as string[])[0])).toContain("/tmp/review.sh base");
     expect(String((review.after_script as string[])[0])).toMatch(
@@ -95,5 +97,34 @@ describe("examples/ci", () => {
     expect(upScript[0]).toMatch(/jobs\/\$job\/artifacts/);
     expect(upScript.at(-1)).toBe(`${SCRIPT} up`);
     expectOnlyTheScriptRunsPulumi([review, up, asMap(config.default)]);
+  });
+
+  it("both run review.sh drift on a schedule only, and keep one issue (GitHub) or one note (GitLab) from its markdown", () => {
+    const workflow = load("github-workflow.yml");
+    expect(asMap(workflow.on).schedule).toEqual([{ cron: "17 3 * * *" }]);
+    const drift = asMap(asMap(workflow.jobs).drift);
+    expect(drift.if).toBe("github.event_name == 'schedule' || github.event_name == 'workflow_dispatch'");
+    expect(asMap(drift.permissions).issues).toBe("write");
+    const commands = commandsOf(drift);
+    expect(commands.find((command) => command.includes(`${SCRIPT} drift`))).toBeDefined();
+    const issue = commands.find((command) => command.includes("gh issue")) ?? "";
+    expect(issue).toContain("--label xcat-drift");
+    expect(issue).toContain('gh issue edit "$issue" --body-file .xcat-review/drift.md');
+    expect(issue).toContain("gh issue close");
+    // The review and merge jobs never run on the schedule.
+    const jobs = asMap(workflow.jobs);
+    expect(asMap(jobs.review).if).not.toMatch(/schedule/);
+    expect(asMap(jobs.up).if).not.toMatch(/schedule/);
+
+    const config = load("gitlab-ci.yml");
+    const gitlabDrift = asMap(config["xcat-drift"]);
+    expect(gitlabDrift.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "schedule"' }]);
+    expect(String((gitlabDrift.script as string[])[0])).toContain(`${SCRIPT} drift`);
+    const note = String((gitlabDrift.after_script as string[])[0]);
+    expect(note).toMatch(/issues\?labels=xcat-drift/);
+    expect(note).toMatch(
+      /--request PUT --data-urlencode "body@\.xcat-review\/drift\.md" "\$api\/issues\/\$issue\/notes\/\$note"/,
+    );
+    expectOnlyTheScriptRunsPulumi([drift, gitlabDrift]);
   });
 });

@@ -71,3 +71,28 @@ function spawnReview(preview: unknown, env: NodeJS.ProcessEnv, ...args: string[]
     env,
   });
 }
+
+describe("pulumi-xcat review of a preview that failed", { timeout: 60_000 }, () => {
+  it("refuses it (exit 2, the error and what to do) instead of reading it as no changes", () => {
+    // What `pulumi preview --json` printed (Pulumi 3.259) for the lab with nodesPerRack 300: the
+    // program threw, no resource step, the error as a diagnostic.
+    const failed = review({
+      steps: [{ op: "same", urn: "urn:pulumi:drx::xcat-lab::pulumi:pulumi:Stack::xcat-lab-drx" }],
+      diagnostics: [
+        {
+          message:
+            "error: Running program '/p/index.ts' failed with an unhandled exception:\nError: nodesPerRack: at most 250 " +
+            "(addresses are 10.x.<rack>.<slot>)\n    at Object.<anonymous> \u001b[90m(/p/index.ts:28:31\u001b[90m)\u001b[39m\n",
+          severity: "error",
+        },
+      ],
+      changeSummary: { same: 1 },
+    });
+    expect(failed.status).toBe(2);
+    expect(failed.stdout).toBe("");
+    expect(failed.stderr).toContain("failed, so it does not show what `pulumi up` would do:");
+    expect(failed.stderr).toContain("Error: nodesPerRack: at most 250 (addresses are 10.x.<rack>.<slot>)");
+    expect(failed.stderr).not.toContain("at Object.<anonymous>");
+    expect(failed.stderr).toContain("Fix what it names, run `pulumi preview --json` again and review that.");
+  });
+});

@@ -47,3 +47,19 @@ function sameValues(
 export function isDefaultGroupAttribute(attribute: string, value: string): boolean {
   return attribute === "grouptype" && value === "static";
 }
+
+/**
+ * True when a policy row is one xcatconfig creates, whatever it took from the machine (policy 1.2
+ * names the management node): what a fresh management node holds, so not an object someone made.
+ */
+export function isFreshPolicyRow(priority: string, attributes: Readonly<Record<string, string>>): boolean {
+  const fresh = XCATCONFIG_POLICIES[priority];
+  if (fresh === undefined) return false;
+  const set = Object.keys(attributes).filter((key) => attributes[key] !== "");
+  const expected = Object.keys(fresh).filter((key) => fresh[key] !== "");
+  if (set.length !== expected.length) return false;
+  return expected.every((key) => {
+    const value = fresh[key];
+    return value === FROM_THE_MACHINE ? (attributes[key] ?? "") !== "" : attributes[key] === value;
+  });
+}

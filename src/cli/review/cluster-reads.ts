@@ -42,11 +42,19 @@ export async function clientForPreview(
   preview: unknown,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<XcatClient> {
-  const config = ((preview as { config?: Record<string, unknown> } | null)?.config ?? {}) as Record<
-    string,
-    unknown
-  >;
-  const stack = stackOf(preview);
+  const config = (preview as { config?: Record<string, unknown> } | null)?.config ?? {};
+  return clientForStackConfig(config, stackOf(preview), env);
+}
+
+/**
+ * A client for a stack's management node from the stack config an engine run shows (`xcat:*`
+ * keys, secrets as `[secret]` and asked of `pulumi config get`), then `XCAT_*` variables.
+ */
+export async function clientForStackConfig(
+  config: Readonly<Record<string, unknown>>,
+  stack: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<XcatClient> {
   const values = new Map<string, string | undefined>();
   for (const [key, value] of Object.entries(config)) {
     if (!key.startsWith("xcat:")) continue;

@@ -45,12 +45,12 @@ const DANGER_TEXT: Record<Exclude<DangerKind, "delete" | "group">, readonly [str
   site: ["site attribute change", "site attribute changes"],
 };
 
-interface PreviewState {
+export interface PreviewState {
   readonly type?: string;
   readonly inputs?: Record<string, unknown>;
   readonly outputs?: Record<string, unknown>;
 }
-interface PreviewStep {
+export interface PreviewStep {
   readonly op?: string;
   readonly urn?: string;
   readonly type?: string;
@@ -114,13 +114,13 @@ export interface ClusterReads {
   readonly reasons: readonly string[];
 }
 
-function shortType(step: PreviewStep): string {
+export function shortType(step: PreviewStep): string {
   const type = step.type ?? step.newState?.type ?? step.oldState?.type ?? step.urn?.split("::")[2] ?? "?";
   const last = type.split("$").at(-1) ?? type;
   return last.includes("dynamic/") ? (last.split("dynamic/")[1] ?? last) : last;
 }
 
-function objectName(step: PreviewStep): string {
+export function objectName(step: PreviewStep): string {
   const inputs = step.newState?.inputs ?? step.oldState?.inputs ?? {};
   const name = inputs.name;
   if (typeof name === "string") return name;
@@ -146,7 +146,7 @@ export function showValue(value: unknown): string {
 }
 
 /** `attributes.provmethod` or `groups[0]` in the inputs; a secret anywhere on the way is a secret. */
-function valueAt(inputs: Record<string, unknown> | undefined, path: string): unknown {
+export function valueAt(inputs: Record<string, unknown> | undefined, path: string): unknown {
   let current: unknown = inputs;
   for (const key of path.replace(/\[(\d+)\]/g, ".$1").split(".")) {
     if (isSecret(current)) return current;
@@ -159,7 +159,7 @@ function valueAt(inputs: Record<string, unknown> | undefined, path: string): unk
 /** Inputs that are not the resource's own: the host's `__` keys and adopt's preview-only note. */
 const isOwnInput = (key: string) => !key.startsWith("__") && key !== "adoptChanges";
 
-const isPlainMap = (value: unknown): value is Record<string, unknown> =>
+export const isPlainMap = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value) && !isSecret(value);
 
 /**
@@ -185,7 +185,7 @@ function inputDiffPaths(step: PreviewStep): string[] {
 }
 
 /** The input paths that change: from detailedDiff or diffReasons when the engine gives them, else compared. */
-function changedPaths(step: PreviewStep): string[] {
+export function changedPaths(step: PreviewStep): string[] {
   const paths = Object.keys(step.detailedDiff ?? {});
   const given = paths.length > 0 ? paths : [...(step.diffReasons ?? [])];
   const list = given.length > 0 ? given : inputDiffPaths(step);
@@ -213,7 +213,7 @@ function stringList(value: unknown): string[] | undefined {
 }
 
 /** What a changed path reads as in a line: the top-level `attributes.` prefix says nothing. */
-function label(path: string): string {
+export function label(path: string): string {
   return path.startsWith("attributes.") ? path.slice("attributes.".length) : path;
 }
 

@@ -13,14 +13,15 @@ const SIGN: Record<ChangeLine["op"], string> = {
   adopt: "~",
 };
 
-function noun(type: string, count: number): string {
+/** `node`/`nodes`, `Osimage`/`Osimages`: a resource type as a noun for `count` objects. */
+export function describeNoun(type: string, count: number): string {
   const kind = type === "xcat:Node" ? "node" : type.replace(/^xcat:/, "");
   return count === 1 ? kind : `${kind}${kind.endsWith("s") ? "es" : "s"}`;
 }
 
 /** `~ provmethod: a → b on r[01-02]n[01-32] (64 nodes)`, `+ 1 node r03n01 in group compute`. */
 export function describeLine(line: ChangeLine): string {
-  const count = `${line.names.length} ${noun(line.type, line.names.length)}`;
+  const count = `${line.names.length} ${describeNoun(line.type, line.names.length)}`;
   if (line.op === "update") return `${SIGN.update} ${line.what} on ${line.noderange} (${count})`;
   if (line.op === "adopt") return `${SIGN.adopt} takes over ${count} ${line.noderange}: ${line.what}`;
   const verb = line.op === "replace" ? " replaced" : "";
@@ -30,7 +31,7 @@ export function describeLine(line: ChangeLine): string {
 /** `deploys rhels9.5 (image changed): r[01-02]n[01-32] (64 nodes)`; an effect on no node is its text. */
 export function describeEffect(effect: ChangeEffect): string {
   if (effect.names.length === 0) return effect.what;
-  return `${effect.what}: ${effect.noderange} (${effect.names.length} ${noun("xcat:Node", effect.names.length)})`;
+  return `${effect.what}: ${effect.noderange} (${effect.names.length} ${describeNoun("xcat:Node", effect.names.length)})`;
 }
 
 function totals(summary: PlanSummary): string {

@@ -36,6 +36,29 @@ a noderange, review reads the stack's management node once (stack config xcat:*,
 Exit codes: 0 summary printed, 2 bad arguments, input or management node read, ${EXIT_DANGER} --fail-on matched.
 `;
 
+/**
+ * The first error of a preview that failed, or undefined. `pulumi preview --json` of a program
+ * that threw, a resource refused in check or a policy violation still prints its JSON, with the
+ * steps it reached before the failure (often none: "No changes." would be a lie) and the errors
+ * as `diagnostics` of severity error. Colour codes and stack frames are left out.
+ */
+const COLOUR_CODES = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
+
+export function previewFailure(preview: unknown): string | undefined {
+  const diagnostics = (preview as { diagnostics?: unknown } | null)?.diagnostics;
+  if (!Array.isArray(diagnostics)) return undefined;
+  for (const diagnostic of diagnostics as Array<{ severity?: unknown; message?: unknown }>) {
+    if (diagnostic?.severity !== "error" || typeof diagnostic.message !== "string") continue;
+    const text = diagnostic.message.replace(COLOUR_CODES, "");
+    return text
+      .split("\n")
+      .filter((line) => line.trim() !== "" && !/^\s+at /.test(line))
+      .slice(0, 6)
+      .join("\n");
+  }
+  return undefined;
+}
+
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
@@ -89,6 +112,14 @@ export async function run(argv: readonly string[]): Promise<number> {
   } catch (error) {
     process.stderr.write(
       `pulumi-xcat review: ${source} is not the JSON of \`pulumi preview --json\`: ${(error as Error).message}\n`,
+    );
+    return 2;
+  }
+  const failure = previewFailure(preview);
+  if (failure !== undefined) {
+    process.stderr.write(
+      `pulumi-xcat review: the preview in ${source} failed, so it does not show what \`pulumi up\` would do:\n` +
+        `${failure}\nFix what it names, run \`pulumi preview --json\` again and review that. Nothing was reviewed.\n`,
     );
     return 2;
   }

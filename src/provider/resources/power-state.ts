@@ -47,6 +47,12 @@ export function powerStateRead(
   return { id, inputs, outputs: { ...inputs, powerStates } };
 }
 
+/** The nodes of `names` that exist: one listing of node names, however many. */
+async function existingNodes(client: XcatClient, names: readonly string[]): Promise<string[]> {
+  const defined = new Set(await client.nodes.list());
+  return names.filter((name) => defined.has(name));
+}
+
 export const powerStateSpec: ResourceSpec<PowerStateInputs, PowerStateOutputs> = {
   kind: KIND,
 
@@ -85,11 +91,15 @@ export const powerStateSpec: ResourceSpec<PowerStateInputs, PowerStateOutputs> =
 
   async read(client, id, olds) {
     const nodes = olds.nodes ?? id;
-    // The nodes are gone: so is what this resource held.
-    const names = await expandNodes(client, KIND, nodes).catch((error: unknown) => {
-      if (error instanceof ResourceConflictError) return undefined;
-      throw error;
-    });
+    // A list is read as a list, as Deployment reads it: a node deleted by hand since is left out
+    // (it shows as that Node deleted) rather than the whole resource reading as gone. A noderange
+    // that no longer resolves: the nodes are gone, so is what this resource held.
+    const names = Array.isArray(nodes)
+      ? await existingNodes(client, nodes)
+      : await expandNodes(client, KIND, nodes).catch((error: unknown) => {
+          if (error instanceof ResourceConflictError) return undefined;
+          throw error;
+        });
     if (!names || names.length === 0) return undefined;
     return powerStateRead(id, nodes, olds, await client.nodes.getPower(compactNoderange(names)));
   },
