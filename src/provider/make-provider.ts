@@ -8,6 +8,7 @@ import { isTlsError } from "../client";
 import { isSecretAttribute } from "./attributes";
 import type { ConnectionInput } from "./config";
 import { whileCancellable } from "./engine-cancel";
+import { operationContext } from "./operation-scope";
 import { notePlanned } from "./planned-objects";
 import { checkConnectionOnce, clientFor, configureProcess, processSettings } from "./process-context";
 import { type CommonInputs, PartialFailureError, type ResourceSpec } from "./spec";
@@ -168,7 +169,9 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
       const { adoptChanges: _shownInPreview, ...rest } = withoutHostKeys(inputs);
       const checked = rest as unknown as Inputs;
       const { id, outputs } = await recordingPartialState(inputs, () =>
-        whileCancellable((signal) => spec.create(clientFor(connectionOf(checked)), checked, { signal })),
+        whileCancellable((signal) =>
+          spec.create(clientFor(connectionOf(checked)), checked, operationContext(signal)),
+        ),
       );
       return { id, outs: outputs };
     },
@@ -187,7 +190,7 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
       return {
         outs: await recordingPartialState(news, () =>
           whileCancellable((signal) =>
-            spec.update(clientFor(connectionOf(next)), id, previous, next, { signal }),
+            spec.update(clientFor(connectionOf(next)), id, previous, next, operationContext(signal)),
           ),
         ),
       };
@@ -196,7 +199,9 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
     async delete(id, props) {
       const olds = withoutHostKeys(props) as unknown as Outputs;
       await talking(() =>
-        whileCancellable((signal) => spec.delete(clientFor(connectionOf(olds)), id, olds, { signal })),
+        whileCancellable((signal) =>
+          spec.delete(clientFor(connectionOf(olds)), id, olds, operationContext(signal)),
+        ),
       );
     },
   };

@@ -96,7 +96,16 @@ function withDefaults(
   };
 }
 
-function planFor(inputs: DeploymentInputs, nodes: readonly string[], signal?: AbortSignal): DeployPlan {
+function planFor(
+  inputs: DeploymentInputs,
+  nodes: readonly string[],
+  context: OperationContext | undefined,
+): DeployPlan {
+  const signal = context?.signal;
+  // A deadline of the shell (customTimeouts) shortens the wait when it ends first.
+  const ownMs = inputs.timeoutMinutes * 60_000;
+  const timeoutMs =
+    context?.deadline === undefined ? ownMs : Math.max(0, Math.min(ownMs, context.deadline - Date.now()));
   return {
     nodes,
     osimage: inputs.osimage,
@@ -105,7 +114,7 @@ function planFor(inputs: DeploymentInputs, nodes: readonly string[], signal?: Ab
     concurrency: inputs.concurrency,
     canary: inputs.canary,
     maxFailures: inputs.maxFailures,
-    timeoutMs: inputs.timeoutMinutes * 60_000,
+    timeoutMs,
     pollMs: inputs.pollSeconds * 1000,
     ...(signal ? { signal } : {}),
   };
@@ -153,7 +162,7 @@ async function deployOnto(
   if (targets.length === 0) return { ...inputs, nodeStates: { ...previous } };
   await requireImage(client, inputs.osimage);
   const ordered = rollOrder(targets, previous, inputs.osimage);
-  const outcome = await deploy(client, planFor(inputs, ordered, context?.signal), report);
+  const outcome = await deploy(client, planFor(inputs, ordered, context), report);
   const skipped = outcome.notStarted.map((node) => [
     node,
     notStartedState(previous[node], outcome.stopped ?? "the roll stopped"),
