@@ -45,7 +45,8 @@ const { version } = JSON.parse(readFileSync(resolve(packageRoot, "package.json")
 
 /** The package schema written at build time (scripts/generate-native-schema.mjs). */
 export function schemaText(): string {
-  return readFileSync(resolve(__dirname, "schema.json"), "utf8");
+  // From the package root, so that the sources (tests) read the built file too.
+  return readFileSync(resolve(packageRoot, "dist", "native", "schema.json"), "utf8");
 }
 
 /** The `xcat:url` style lookup over Configure's variables (`xcat:config:url`). */
@@ -80,8 +81,11 @@ type Handler = (call: { request: never }, callback: Callback) => void;
 function grpcError(error: unknown, kind: string | undefined): Partial<grpc.ServiceError> {
   const UNKNOWN = 2;
   if (!(error instanceof Error)) return { code: UNKNOWN, details: String(error), message: String(error) };
-  // The core blanks the stack of errors that describe a condition; a bug keeps its trace.
-  const text = error.stack ? error.stack : error.message;
+  // The engine prints the message; like the dynamic-provider host for create and update, the
+  // stack trace is left out (a condition's message says all there is). XCAT_LOG_LEVEL=debug
+  // prints it on the provider's stderr, for bugs.
+  if (process.env.XCAT_LOG_LEVEL === "debug" && error.stack) process.stderr.write(`${error.stack}\n`);
+  const text = error.message;
   const partial = error as Error & { id?: string; properties?: Properties; reasons?: string[] };
   if (!partial.id) return { code: UNKNOWN, details: text, message: text };
   const { Metadata } = require("@grpc/grpc-js") as typeof grpc;
