@@ -54,8 +54,8 @@ describe("examples/lab-yaml on the native provider", () => {
     const before = emulator.stats().total;
     const changes = await workspace.up();
     upRequests = emulator.stats().total - before;
-    // The stack and 32 resources (the default provider is not counted).
-    expect(changes).toEqual({ create: 33 });
+    // The stack and 24 resources (the default provider is not counted).
+    expect(changes).toEqual({ create: 25 });
     const node = await admin.nodes.get("r01n03");
     expect(node).toMatchObject({ groups: "compute,rack01,all", ip: "10.0.1.3", bmcpassword: BMC_PASSWORD });
     const outputs = await workspace.outputs();
@@ -80,9 +80,11 @@ describe("examples/lab-yaml on the native provider", () => {
     const { text } = await workspace.exportState();
     expect(text).not.toContain(BMC_PASSWORD);
     expect(text).toContain("secretAttributes");
-    for (const run of workspace.transcript) {
-      expect(`${run.stdout}${run.stderr}`).not.toContain(BMC_PASSWORD);
-    }
+    // `stack history` echoes the stack's config as it was set: here in plain text on purpose, as
+    // the program's fn::secret is what must keep it out of the state and the runs' output.
+    const runs = workspace.transcript.filter((run) => run.args[0] !== "stack" || run.args[1] !== "history");
+    expect(runs.length).toBeGreaterThan(5);
+    for (const run of runs) expect(`${run.stdout}${run.stderr}`).not.toContain(BMC_PASSWORD);
   });
 
   it("costs within 10% of the TypeScript lab's requests at the same size", async () => {
@@ -111,7 +113,7 @@ describe("examples/lab-yaml on the native provider", () => {
   }, 120_000);
 
   it("destroy removes everything", async () => {
-    expect(await workspace.destroy()).toEqual({ delete: 33 });
+    expect(await workspace.destroy()).toEqual({ delete: 25 });
     expect(await admin.nodes.nodels("all").catch(() => [])).toEqual([]);
   }, 90_000);
 });
