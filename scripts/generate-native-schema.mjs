@@ -9,6 +9,7 @@
 //
 // Runs at build time only (it needs the `typescript` dev dependency); the package ships the result.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
@@ -18,19 +19,13 @@ const outFile = resolve(process.argv[2] ?? resolve(repoRoot, "dist/native/schema
 const classesDir = resolve(repoRoot, "src/provider/classes") + sep;
 const { version } = JSON.parse(readFileSync(resolve(repoRoot, "package.json"), "utf8"));
 
-/** The kinds served, in the order of the schema. */
-const KINDS = [
-  "Node",
-  "Group",
-  "Osimage",
-  "Network",
-  "Policy",
-  "GlobalConfAttribute",
-  "TableRow",
-  "VirtualMachine",
-  "Deployment",
-  "PowerState",
-];
+// The kinds served and how the native provider shapes their inputs: from the compiled
+// src/native/kinds.ts (the build runs tsc first), so schema and provider cannot disagree.
+const {
+  NATIVE_KINDS: KINDS,
+  ATTRIBUTE_KINDS,
+  NAME_DEFAULTS,
+} = createRequire(import.meta.url)(resolve(repoRoot, "dist/native/kinds.js"));
 /** Interfaces that become named object types of the schema. */
 const NAMED_TYPES = {
   ConnectionArgs: "xcat:index:Connection",
@@ -38,10 +33,6 @@ const NAMED_TYPES = {
 };
 /** Input or output properties held as secrets (the TypeScript classes' additionalSecretOutputs). */
 const SECRET_PROPERTIES = new Set(["connection", "secretAttributes", "password", "token"]);
-/** Attribute-object kinds: the native provider splits password attributes into `secretAttributes`. */
-const ATTRIBUTE_KINDS = new Set(["Node", "Group", "Osimage", "Network", "Policy"]);
-/** Kinds whose `name` defaults to the resource's name, as in the TypeScript classes. */
-const NAME_DEFAULTS = new Set(["Node", "Group", "Osimage", "Network", "GlobalConfAttribute"]);
 
 const program = ts.createProgram([resolve(repoRoot, "src/index.ts")], {
   strict: true,

@@ -23,8 +23,22 @@ export const NATIVE_KINDS = [
   "PowerState",
 ] as const;
 
-const ATTRIBUTE_KINDS = new Set(["Node", "Group", "Osimage", "Network", "Policy"]);
-const NAME_DEFAULTS = new Set(["Node", "Group", "Osimage", "Network", "GlobalConfAttribute"]);
+/** Kinds whose password attributes move into the secret `secretAttributes`. */
+export const ATTRIBUTE_KINDS: ReadonlySet<string> = new Set([
+  "Node",
+  "Group",
+  "Osimage",
+  "Network",
+  "Policy",
+]);
+/** Kinds whose `name` defaults to the resource's name, as in the TypeScript classes. */
+export const NAME_DEFAULTS: ReadonlySet<string> = new Set([
+  "Node",
+  "Group",
+  "Osimage",
+  "Network",
+  "GlobalConfAttribute",
+]);
 
 /** The type token and resource name of a URN (`urn:pulumi:stack::project::[parent$]type::name`). */
 export function parseUrn(urn: string): { type: string; name: string } {
