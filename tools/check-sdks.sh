@@ -38,7 +38,8 @@ fi
 rm -rf "$out_dir" && mkdir -p "$out_dir"
 "$sdkgen" "$schema" "$out_dir"
 
-python3 -m py_compile $(find "$out_dir/python" -name '*.py') "$repo_root/examples/lab-python/__main__.py"
+# Byte-code goes below the output folder, not beside examples/lab-python.
+PYTHONPYCACHEPREFIX="$out_dir/.pycache" python3 -m py_compile $(find "$out_dir/python" -name '*.py') "$repo_root/examples/lab-python/__main__.py"
 say "python: $(find "$out_dir/python" -name '*.py' | wc -l) files byte-compile"
 
 cp "$tools_dir/sdkgen/go-sdk/go.mod" "$tools_dir/sdkgen/go-sdk/go.sum" "$out_dir/go/"
