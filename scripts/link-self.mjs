@@ -4,7 +4,7 @@
 //   node_modules/pulumi-xcat -> ..   Programs in this repository (the demo lab, examples) run with
 //       the repository as their Pulumi project, and Pulumi's dynamic-provider host requires
 //       `pulumi-xcat` from the project's node_modules.
-//   node_modules/.bin/xcat-emulator, confluent-emulator, pulumi-xcat  npm links the bins of dependencies, never a package's own, so
+//   node_modules/.bin/xcat-emulator, confluent-emulator, pulumi-xcat, pulumi-resource-xcat  npm links the bins of dependencies, never a package's own, so
 //       without it `npx xcat-emulator` in the checkout goes through npx's own install first.
 import { existsSync, lstatSync, mkdirSync, symlinkSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -29,3 +29,4 @@ link(join(nodeModules, "pulumi-xcat"), "..");
 link(join(nodeModules, ".bin", "xcat-emulator"), "../pulumi-xcat/dist/emulator/cli.js");
 link(join(nodeModules, ".bin", "confluent-emulator"), "../pulumi-xcat/dist/confluent-emulator/cli.js");
 link(join(nodeModules, ".bin", "pulumi-xcat"), "../pulumi-xcat/dist/cli/main.js");
+link(join(nodeModules, ".bin", "pulumi-resource-xcat"), "../pulumi-xcat/dist/native/main.js");

@@ -139,6 +139,30 @@ fi
 if [ "$pulumi_bin_dir" = "$cache_root/pulumi-v$sdk_version/bin-with-policy-host" ]; then
   export PULUMI_XCAT_LANGUAGE_HOST="${PULUMI_XCAT_LANGUAGE_HOST:-$cache_root/pulumi-v$sdk_version/bin/pulumi-language-nodejs}"
 fi
+# --- 4. Pulumi's YAML language host ------------------------------------------------------------
+# YAML programs (the native provider's examples/lab-yaml and its e2e tests) need
+# pulumi-language-yaml, a plugin of its own since the CLI does not bundle it; built like the CLI
+# from the version tools/pulumi-language-yaml/go.mod pins, unless one is on PATH.
+yaml_version=$(grep -o 'github.com/pulumi/pulumi-yaml v[0-9.]*' "$repo_root/tools/pulumi-language-yaml/go.mod" | head -n 1 | cut -d' ' -f2)
+yaml_bin_dir=""
+if ! command -v pulumi-language-yaml >/dev/null 2>&1; then
+  yaml_bin_dir="$cache_root/pulumi-language-yaml-$yaml_version/bin"
+  if [ ! -x "$yaml_bin_dir/pulumi-language-yaml" ]; then
+    mkdir -p "$(dirname "$yaml_bin_dir")"
+    exec 7>"$(dirname "$yaml_bin_dir")/.build.lock"
+    if command -v flock >/dev/null 2>&1 && ! flock -n 7; then
+      say "another run is building pulumi-language-yaml $yaml_version; waiting for it"
+      flock 7
+    fi
+    if [ ! -x "$yaml_bin_dir/pulumi-language-yaml" ]; then
+      bash "$repo_root/tools/build-language-yaml.sh" "$yaml_bin_dir" >&2 ||
+        die "building pulumi-language-yaml $yaml_version from Go modules failed (see the output above)"
+    fi
+    exec 7>&-
+  fi
+  pulumi_bin_dir="$pulumi_bin_dir:$yaml_bin_dir"
+fi
+
 export PATH="$pulumi_bin_dir:$repo_root/node_modules/.bin:$PATH"
 command -v pulumi-resource-pulumi-nodejs >/dev/null 2>&1 || export PATH="$PATH:$(dirname "$dynamic_plugin")"
 

@@ -9,6 +9,7 @@ import { isSecretAttribute } from "./attributes";
 import type { ConnectionInput } from "./config";
 import { countedEngineCall } from "./engine-callers";
 import { whileCancellable } from "./engine-cancel";
+import { operationContext } from "./operation-scope";
 import { notePlanned } from "./planned-objects";
 import { type BackendAccess, configureProcess, processSettings, xcatAccess } from "./process-context";
 import { type CommonInputs, PartialFailureError, type ResourceSpec } from "./spec";
@@ -180,7 +181,9 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
       const checked = rest as unknown as Inputs;
       const { id, outputs } = await countedEngineCall(() =>
         recordingPartialState(inputs, () =>
-          whileCancellable((signal) => spec.create(clientFor(connectionOf(checked)), checked, { signal })),
+          whileCancellable((signal) =>
+            spec.create(clientFor(connectionOf(checked)), checked, operationContext(signal)),
+          ),
         ),
       );
       return { id, outs: outputs };
@@ -203,7 +206,7 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
         outs: await countedEngineCall(() =>
           recordingPartialState(news, () =>
             whileCancellable((signal) =>
-              spec.update(clientFor(connectionOf(next)), id, previous, next, { signal }),
+              spec.update(clientFor(connectionOf(next)), id, previous, next, operationContext(signal)),
             ),
           ),
         ),
@@ -214,7 +217,9 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
       const olds = withoutHostKeys(props) as unknown as Outputs;
       await countedEngineCall(() =>
         talking(() =>
-          whileCancellable((signal) => spec.delete(clientFor(connectionOf(olds)), id, olds, { signal })),
+          whileCancellable((signal) =>
+            spec.delete(clientFor(connectionOf(olds)), id, olds, operationContext(signal)),
+          ),
         ),
       );
     },

@@ -33,6 +33,11 @@ export interface ReadOutcome<Inputs, Outputs> {
  */
 export interface OperationContext {
   readonly signal?: AbortSignal;
+  /**
+   * Epoch milliseconds by which the operation must end (a native provider's `customTimeouts`);
+   * absent under the dynamic-provider host, which drops the engine's timeout.
+   */
+  readonly deadline?: number;
 }
 
 /**

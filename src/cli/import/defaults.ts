@@ -7,6 +7,7 @@
  */
 
 import {
+  FROM_THE_MACHINE,
   type FreshValue,
   XCATCONFIG_POLICIES,
   XCATCONFIG_POSTSCRIPTS,

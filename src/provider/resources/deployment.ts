@@ -103,7 +103,16 @@ function withDefaults(
   };
 }
 
-function planFor(inputs: DeploymentInputs, nodes: readonly string[], signal?: AbortSignal): DeployPlan {
+function planFor(
+  inputs: DeploymentInputs,
+  nodes: readonly string[],
+  context: OperationContext | undefined,
+): DeployPlan {
+  const signal = context?.signal;
+  // A deadline of the shell (customTimeouts) shortens the wait when it ends first.
+  const ownMs = inputs.timeoutMinutes * 60_000;
+  const timeoutMs =
+    context?.deadline === undefined ? ownMs : Math.max(0, Math.min(ownMs, context.deadline - Date.now()));
   return {
     nodes,
     osimage: inputs.osimage,
@@ -112,7 +121,7 @@ function planFor(inputs: DeploymentInputs, nodes: readonly string[], signal?: Ab
     concurrency: inputs.concurrency,
     canary: inputs.canary,
     maxFailures: inputs.maxFailures,
-    timeoutMs: inputs.timeoutMinutes * 60_000,
+    timeoutMs,
     pollMs: inputs.pollSeconds * 1000,
     ...(signal ? { signal } : {}),
   };
@@ -161,7 +170,7 @@ async function deployOnto<Client>(
   if (targets.length === 0) return { ...inputs, nodeStates: { ...previous } };
   await backend.requireImage(client, inputs.osimage);
   const ordered = rollOrder(targets, previous, inputs.osimage);
-  const outcome = await deployWith(backend.steps(client), planFor(inputs, ordered, context?.signal), report);
+  const outcome = await deployWith(backend.steps(client), planFor(inputs, ordered, context), report);
   const skipped = outcome.notStarted.map((node) => [
     node,
     notStartedState(previous[node], outcome.stopped ?? "the roll stopped"),

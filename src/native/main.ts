@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+/**
+ * pulumi-resource-xcat: the native Pulumi provider for xCAT. The engine starts it (found on PATH,
+ * installed with `pulumi plugin install resource xcat <version> --file <dir>`, or named by a
+ * project's `plugins.providers[].path`), reads the port it prints, and calls the
+ * ResourceProvider service on it (server.ts).
+ */
+import * as grpc from "@grpc/grpc-js";
+import { ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
+import { resourceProviderHandlers } from "./server";
+
+async function main(): Promise<void> {
+  const server = new grpc.Server({
+    // The engine sends whole stacks' properties in one message (the SDK's own limit).
+    "grpc.max_receive_message_length": 400 * 1024 * 1024,
+  });
+  server.addService(
+    ResourceProviderService as unknown as grpc.ServiceDefinition,
+    resourceProviderHandlers as unknown as grpc.UntypedServiceImplementation,
+  );
+  const port = await new Promise<number>((resolvePort, reject) => {
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) =>
+      error ? reject(error) : resolvePort(bound),
+    );
+  });
+  // The engine reads the port from the first line of stdout.
+  process.stdout.write(`${port}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`pulumi-resource-xcat: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,253 @@
+/**
+ * Pulumi's ResourceProvider gRPC service for the native provider `pulumi-resource-xcat`, served
+ * with the stubs @pulumi/pulumi ships (proto/provider_grpc_pb). Every resource operation goes to
+ * the same core as the dynamic resources (src/provider/runtime.ts: the specs' validation,
+ * batching, merging and errors); this layer only translates the protocol:
+ * - Configure: the stack's or an explicit provider's `xcat:*` settings become the process's
+ *   settings (one process serves one provider, so one management node);
+ * - Check: a native program's inputs shaped as the TypeScript classes shape them (kinds.ts);
+ * - secrets unwrapped on the way in and wrapped again on the way out (wire.ts);
+ * - Create/Update/Delete: the engine's `timeout` (customTimeouts) becomes the operation's
+ *   deadline, and Cancel aborts the operations in flight (operation-scope.ts);
+ * - Read without properties (`pulumi import`) reads the object by its id and returns its inputs.
+ *
+ * Why not `provider.main` of @pulumi/pulumi: at 3.259.0 it drops Configure's payload, the
+ * timeout and Cancel's meaning, and crashes on an import's Read (docs/native-provider.md).
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type * as grpc from "@grpc/grpc-js";
+import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import { Any } from "google-protobuf/google/protobuf/any_pb";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { ProviderConfigError, settingsFrom } from "../provider/config";
+import { withOperationScope } from "../provider/operation-scope";
+import { configureProcess } from "../provider/process-context";
+import * as runtime from "../provider/runtime";
+import { coreKind, parseUrn, secretKeysOf, shapeInputs } from "./kinds";
+import { decode, encode, type Properties, topLevelKeys } from "./wire";
+
+// status_pb ships without type declarations.
+const statusproto = require("@pulumi/pulumi/proto/status_pb") as {
+  Status: new () => {
+    setCode(code: number): void;
+    setMessage(message: string): void;
+    addDetails(details: Any): void;
+    serializeBinary(): Uint8Array;
+  };
+};
+
+const packageRoot = resolve(__dirname, "..", "..");
+const { version } = JSON.parse(readFileSync(resolve(packageRoot, "package.json"), "utf8")) as {
+  version: string;
+};
+
+/** The package schema written at build time (scripts/generate-native-schema.mjs). */
+export function schemaText(): string {
+  // From the package root, so that the sources (tests) read the built file too.
+  return readFileSync(resolve(packageRoot, "dist", "native", "schema.json"), "utf8");
+}
+
+/** The `xcat:url` style lookup over Configure's variables (`xcat:config:url`). */
+function lookupIn(variables: ReadonlyMap<string, string> | Map<string, string>) {
+  return (key: string) => variables.get(key.replace(/^xcat:/, "xcat:config:"));
+}
+
+/** The controllers of operations in flight; Cancel aborts them all. */
+const inFlight = new Set<AbortController>();
+
+/** Runs an operation under a cancel signal and the engine's deadline (seconds; 0: none). */
+async function scoped<T>(timeoutSeconds: number, operation: () => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  inFlight.add(controller);
+  try {
+    return await withOperationScope(
+      {
+        signal: controller.signal,
+        ...(timeoutSeconds > 0 ? { deadline: Date.now() + timeoutSeconds * 1000 } : {}),
+      },
+      operation,
+    );
+  } finally {
+    inFlight.delete(controller);
+  }
+}
+
+type Callback = (error: grpc.ServiceError | null, response?: unknown) => void;
+type Handler = (call: { request: never }, callback: Callback) => void;
+
+/** The error as the engine takes it: a partial failure (an id) keeps the object in the state. */
+function grpcError(error: unknown, kind: string | undefined): Partial<grpc.ServiceError> {
+  const UNKNOWN = 2;
+  if (!(error instanceof Error)) return { code: UNKNOWN, details: String(error), message: String(error) };
+  // The engine prints the message; like the dynamic-provider host for create and update, the
+  // stack trace is left out (a condition's message says all there is). XCAT_LOG_LEVEL=debug
+  // prints it on the provider's stderr, for bugs.
+  if (process.env.XCAT_LOG_LEVEL === "debug" && error.stack) process.stderr.write(`${error.stack}\n`);
+  const text = error.message;
+  const partial = error as Error & { id?: string; properties?: Properties; reasons?: string[] };
+  if (!partial.id) return { code: UNKNOWN, details: text, message: text };
+  const { Metadata } = require("@grpc/grpc-js") as typeof grpc;
+  const detail = new provproto.ErrorResourceInitFailed();
+  detail.setId(partial.id);
+  const properties = partial.properties ?? {};
+  detail.setProperties(encode(properties, secretKeysOf(kind ?? "", properties)));
+  detail.setReasonsList(partial.reasons ?? [error.message]);
+  const details = new Any();
+  details.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+  const status = new statusproto.Status();
+  status.setCode(UNKNOWN);
+  status.setMessage(error.message);
+  status.addDetails(details);
+  const metadata = new Metadata();
+  metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+  return { code: UNKNOWN, details: error.message, message: error.message, metadata };
+}
+
+/** A unary handler that answers with `run`'s result or its error. */
+function unary<Request>(
+  run: (request: Request) => Promise<unknown>,
+  kindOf?: (request: Request) => string,
+): Handler {
+  return (call, callback) => {
+    const request = call.request as Request;
+    run(request).then(
+      (response) => callback(null, response),
+      (error: unknown) => {
+        let kind: string | undefined;
+        try {
+          kind = kindOf?.(request);
+        } catch {
+          kind = undefined;
+        }
+        callback(grpcError(error, kind) as grpc.ServiceError);
+      },
+    );
+  };
+}
+
+const kindOfUrn = (request: { getUrn(): string }) => coreKind(parseUrn(request.getUrn()).type);
+
+/** Outputs with their secret keys wrapped: the kind's own, and those whose inputs were secret. */
+function encodeOutputs(
+  kind: string,
+  outputs: Properties,
+  inputSecrets: ReadonlySet<string>,
+): ReturnType<typeof encode> {
+  return encode(outputs, new Set([...inputSecrets, ...secretKeysOf(kind, outputs)]));
+}
+
+/** The handlers of the ResourceProvider service. */
+export const resourceProviderHandlers: Record<string, Handler> = {
+  getPluginInfo: unary(async () => new plugproto.PluginInfo().setVersion(version)),
+
+  getSchema: unary(async () => new provproto.GetSchemaResponse().setSchema(schemaText())),
+
+  checkConfig: unary(async (request: provproto.CheckRequest) => {
+    const { values } = decode(request.getNews());
+    const response = new provproto.CheckResponse().setInputs(request.getNews());
+    const plain = new Map<string, string>();
+    for (const [key, value] of Object.entries(values)) {
+      if (value !== undefined && value !== null) plain.set(`xcat:config:${key}`, String(value));
+    }
+    try {
+      settingsFrom(lookupIn(plain), {});
+    } catch (error) {
+      if (!(error instanceof ProviderConfigError)) throw error;
+      response.setFailuresList([new provproto.CheckFailure().setProperty("").setReason(error.message)]);
+    }
+    return response;
+  }),
+
+  configure: unary(async (request: provproto.ConfigureRequest) => {
+    const variables = new Map(request.getVariablesMap().toArray());
+    configureProcess(lookupIn(variables));
+    return new provproto.ConfigureResponse()
+      .setAcceptsecrets(true)
+      .setSupportspreview(false)
+      .setAcceptresources(false)
+      .setAcceptoutputs(false);
+  }),
+
+  check: unary(async (request: provproto.CheckRequest) => {
+    const { type, name } = parseUrn(request.getUrn());
+    const kind = coreKind(type);
+    const olds = decode(request.getOlds()).values;
+    const news = decode(request.getNews());
+    const { inputs, secretKeys } = shapeInputs(kind, name, news.values, news.secretPaths);
+    const result = await runtime.check(kind, olds, inputs);
+    const response = new provproto.CheckResponse();
+    if (result.failures && result.failures.length > 0) {
+      return response.setFailuresList(
+        result.failures.map((failure) =>
+          new provproto.CheckFailure().setProperty(failure.property).setReason(failure.reason),
+        ),
+      );
+    }
+    const checked = (result.inputs ?? inputs) as Properties;
+    return response.setInputs(encodeOutputs(kind, checked, secretKeys));
+  }, kindOfUrn),
+
+  diff: unary(async (request: provproto.DiffRequest) => {
+    const kind = kindOfUrn(request);
+    const olds = decode(request.getOlds()).values;
+    const news = decode(request.getNews()).values;
+    const result = await runtime.diff(kind, request.getId(), olds, news);
+    const { DiffChanges } = provproto.DiffResponse;
+    return new provproto.DiffResponse()
+      .setChanges(result.changes ? DiffChanges.DIFF_SOME : DiffChanges.DIFF_NONE)
+      .setReplacesList(result.replaces ?? [])
+      .setDeletebeforereplace(result.deleteBeforeReplace ?? false);
+  }, kindOfUrn),
+
+  create: unary(async (request: provproto.CreateRequest) => {
+    const kind = kindOfUrn(request);
+    const inputs = decode(request.getProperties());
+    const result = await scoped(request.getTimeout(), () => runtime.create(kind, inputs.values));
+    return new provproto.CreateResponse()
+      .setId(result.id)
+      .setProperties(encodeOutputs(kind, result.outs ?? {}, topLevelKeys(inputs.secretPaths)));
+  }, kindOfUrn),
+
+  read: unary(async (request: provproto.ReadRequest) => {
+    const kind = kindOfUrn(request);
+    const props = decode(request.getProperties());
+    const inputs = decode(request.getInputs());
+    const result = await runtime.read(kind, request.getId(), props.values);
+    const response = new provproto.ReadResponse();
+    // No id: the object is gone (refresh drops it; an import fails, naming the id).
+    if (!result.id) return response;
+    const secrets = new Set([...topLevelKeys(props.secretPaths), ...topLevelKeys(inputs.secretPaths)]);
+    response.setId(result.id).setProperties(encodeOutputs(kind, result.props ?? {}, secrets));
+    if (result.inputs) response.setInputs(encodeOutputs(kind, result.inputs, secrets));
+    return response;
+  }, kindOfUrn),
+
+  update: unary(async (request: provproto.UpdateRequest) => {
+    const kind = kindOfUrn(request);
+    const olds = decode(request.getOlds()).values;
+    const news = decode(request.getNews());
+    const result = await scoped(request.getTimeout(), () =>
+      runtime.update(kind, request.getId(), olds, news.values),
+    );
+    return new provproto.UpdateResponse().setProperties(
+      encodeOutputs(kind, result.outs ?? {}, topLevelKeys(news.secretPaths)),
+    );
+  }, kindOfUrn),
+
+  delete: unary(async (request: provproto.DeleteRequest) => {
+    const kind = kindOfUrn(request);
+    const props = decode(request.getProperties()).values;
+    await scoped(request.getTimeout(), () => runtime.delete(kind, request.getId(), props));
+    return new Empty();
+  }, kindOfUrn),
+
+  // Sent on Ctrl-C and also at the end of every run (the plugin host's Close): it aborts what is
+  // in flight and nothing else, so the Cancel after a normal run finds nothing to do.
+  cancel: unary(async () => {
+    for (const controller of inFlight) controller.abort(new Error("the Pulumi engine asked to cancel"));
+    inFlight.clear();
+    return new Empty();
+  }),
+};

@@ -1,0 +1,86 @@
+/**
+ * Deadlines and cancel on the native provider, through the real engine with a YAML program
+ * (test/e2e/programs/native-roll): `customTimeouts: {create: 1m}` ends a Deployment whose node
+ * hangs in the installer after about a minute, naming the node; SIGINT during a roll of 12 nodes
+ * in batches of 4 starts no later batch. The engine sends the timeout with the Create call and
+ * Cancel on Ctrl-C (pkg/resource/deploy/step.go, pkg/host/host.go at v3.259.0).
+ */
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { XcatClient } from "../../src/client";
+import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import { PulumiWorkspace } from "./support/pulumi-workspace";
+
+let emulator: RunningEmulator;
+const workspaces: PulumiWorkspace[] = [];
+
+function nodesets(): number {
+  return emulator.stats().byRoute["PUT /nodes/{noderange}/bootstate"] ?? 0;
+}
+
+async function rollWorkspace(nodes: string): Promise<PulumiWorkspace> {
+  const sandbox = inject("e2eSandbox");
+  const ws = await PulumiWorkspace.create({
+    programDir: resolve(import.meta.dirname, "programs/native-roll"),
+    sandboxDir: sandbox,
+    env: { PATH: `${join(sandbox, "node_modules", ".bin")}:${process.env.PATH ?? ""}` },
+  });
+  workspaces.push(ws);
+  await ws.setConfig("xcat:url", emulator.url);
+  await ws.setConfig("xcat:username", "root");
+  await ws.setConfig("xcat:password", "cluster", { secret: true });
+  await ws.setConfig("nodes", nodes);
+  return ws;
+}
+
+async function waitFor(condition: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolvePromise) => setTimeout(resolvePromise, 50));
+  }
+}
+
+beforeAll(async () => {
+  emulator = await startEmulator({ bootSeconds: 4, hangNodes: ["h01"] });
+  const admin = new XcatClient({ url: emulator.url, username: "root", password: "cluster" });
+  await admin.nodes.create("r02n[01-12]", { groups: "compute,all", mgt: "ipmi" });
+  await admin.nodes.create("h01", { groups: "compute,all", mgt: "ipmi" });
+  await admin.close();
+});
+
+afterAll(async () => {
+  for (const ws of workspaces) await ws.dispose();
+  await emulator?.close();
+});
+
+describe("native provider: customTimeouts and cancel", () => {
+  it("a hanging node with customTimeouts create 1m fails after about a minute, naming the node", async () => {
+    const ws = await rollWorkspace("h01");
+    const started = Date.now();
+    const result = await ws.run(["up", "--yes", "--skip-preview"], { allowFailure: true });
+    const seconds = (Date.now() - started) / 1000;
+    const output = `${result.stdout}${result.stderr}`;
+    expect(result.exitCode, output).not.toBe(0);
+    expect(output).toMatch(/h01: timed out after [\d.]+ min in status installing/);
+    // The roll's own limit is 10 minutes: the engine's one minute ended it.
+    expect(seconds).toBeGreaterThan(55);
+    expect(seconds).toBeLessThan(100);
+  }, 150_000);
+
+  it("SIGINT during a roll of 12 nodes in batches of 4 starts no later batch", async () => {
+    const ws = await rollWorkspace("r02n[01-12]");
+    const before = nodesets();
+    const up = ws.start(["up", "--yes", "--skip-preview"], { allowFailure: true });
+    await waitFor(() => nodesets() - before === 1, "the first batch's nodeset");
+    // Give the engine's progress a moment, then Ctrl-C as a terminal sends it.
+    await new Promise((resolvePromise) => setTimeout(resolvePromise, 500));
+    up.signal("SIGINT");
+    const result = await up.result;
+    const output = `${result.stdout}${result.stderr}`;
+    expect(result.exitCode, output).not.toBe(0);
+    expect(output).toMatch(/the roll was cancelled/);
+    await new Promise((resolvePromise) => setTimeout(resolvePromise, 1000));
+    expect(nodesets() - before).toBe(1);
+  }, 90_000);
+});
