@@ -179,6 +179,28 @@ export class Coalescer<I, R> {
     }
   }
 
+  /**
+   * The callers of an answered batch come back with their next calls now: a new hold starts. It is
+   * first looked at on the next turn of the event loop, once those callers have finished the calls
+   * the answer ended; until then they still count as under way, and the queued calls would look
+   * like everything that can come (a real xCAT showed it: 8 steps split into PUTs of 6 and 2
+   * taking turns).
+   */
+  #holdAfterAnswer(lane: string, state: Lane<I, R>, hold: HoldPolicy): void {
+    const current = {
+      since: performance.now(),
+      cancel: undefined as (() => void) | undefined,
+      ticked: false,
+    };
+    state.hold = current;
+    const immediate = setImmediate(() => {
+      current.cancel = undefined;
+      current.ticked = true;
+      if (state.hold === current && state.inFlight === 0) this.#considerHold(lane, state, hold);
+    });
+    current.cancel = () => clearImmediate(immediate);
+  }
+
   #endHold(state: Lane<I, R>): void {
     state.hold?.cancel?.();
     state.hold = undefined;
@@ -226,7 +248,8 @@ export class Coalescer<I, R> {
       .finally(() => {
         state.inFlight -= 1;
         if (state.inFlight === 0 && state.queue.length === 0) this.#lanes.delete(lane);
-        // The callers of this batch come back with their next calls now: a new hold starts.
+        else if (this.#hold !== undefined && state.inFlight === 0)
+          this.#holdAfterAnswer(lane, state, this.#hold);
         else this.#schedule(lane, state);
       });
   }

@@ -171,6 +171,46 @@ describe("Coalescer with a hold (issue #25)", () => {
     await Promise.all(calls);
   });
 
+  it("does not take the callers of an answered batch for callers still waiting (PUTs of 6 and 2 taking turns on a real xCAT)", async () => {
+    let underWay = 0;
+    const { runs, queue } = recorded({ requestMs: 300, full: () => underWay >= 8 });
+    // An engine step: counted while its call runs, as the provider counts the engine's calls; the
+    // provider still works on the answer for a few turns of the microtask queue (the report of
+    // what xCAT holds, the partial-state bookkeeping) before the call ends.
+    const step = async (name: string) => {
+      underWay += 1;
+      try {
+        const value = await queue.submit("update", name);
+        for (let i = 0; i < 10; i++) await Promise.resolve();
+        return value;
+      } finally {
+        underWay -= 1;
+      }
+    };
+    const first = ["a", "b", "c", "d", "e", "f"].map(step);
+    await wait(300);
+    expect(sent(runs)).toEqual([["a", "b", "c", "d", "e", "f"]]);
+    const queued = [step("g"), step("h")]; // all 8 steps are under way now
+    await wait(200); // the merged request takes 200 ms: later holds last up to that
+    runs[0]?.release();
+    await Promise.all(first);
+    await wait(0);
+    // g and h are not sent alone: the six steps just answered come back with their next calls.
+    expect(runs).toHaveLength(1);
+    const next: Promise<string>[] = [];
+    for (const name of ["i", "j", "k", "l", "m", "n"]) {
+      await wait(20);
+      next.push(step(name));
+    }
+    await wait(0);
+    expect(sent(runs)).toEqual([
+      ["a", "b", "c", "d", "e", "f"],
+      ["g", "h", "i", "j", "k", "l", "m", "n"],
+    ]);
+    runs[1]?.release();
+    await Promise.all([...queued, ...next]);
+  });
+
   it("bounds the hold by the lane's own measured requests once it has some", async () => {
     const { runs, queue } = recorded({ requestMs: 1_000 });
     const first = queue.submit("update", "a");
