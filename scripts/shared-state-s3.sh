@@ -80,14 +80,14 @@ export PULUMI_BACKEND_URL="s3://pulumi-state?endpoint=http://127.0.0.1:$s3_port&
 
 # --- the management node: an emulator both jobs reach (XCAT_URL as a CI secret would give) -------
 emulator_log="$work/emulator.log"
-node dist/emulator/cli.js --port 0 --boot-seconds "${BOOT_SECONDS:-8}" >"$emulator_log" 2>&1 &
+node dist/emulator/cli.js --port 0 --password scripted-s3-check --boot-seconds "${BOOT_SECONDS:-8}" >"$emulator_log" 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do
   XCAT_URL="$(sed -n 's/^xcat-emulator listening on //p' "$emulator_log")"
   [[ -n "$XCAT_URL" ]] && break
   sleep 0.1
 done
-export XCAT_URL XCAT_USERNAME=root XCAT_PASSWORD=cluster
+export XCAT_URL XCAT_USERNAME=root XCAT_PASSWORD=scripted-s3-check
 say "xcat-emulator at $XCAT_URL"
 
 # --- two checkouts of the lab: the merge job's and the pull request's, each with its own PULUMI_HOME

@@ -8,7 +8,7 @@
 import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { XcatClient } from "../../src/client";
-import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import { EMULATOR_DEFAULT_PASSWORD, type RunningEmulator, startEmulator } from "../../src/emulator";
 import { labProgram } from "./support/lab-program";
 import { PulumiWorkspace } from "./support/pulumi-workspace";
 
@@ -41,7 +41,7 @@ beforeAll(async () => {
   workspace = await PulumiWorkspace.create({
     programDir: labCopy,
     sandboxDir: sandbox,
-    env: { XCAT_URL: emulator.url, XCAT_USERNAME: "root", XCAT_PASSWORD: "cluster" },
+    env: { XCAT_URL: emulator.url, XCAT_USERNAME: "root", XCAT_PASSWORD: EMULATOR_DEFAULT_PASSWORD },
   });
   await workspace.setConfig("bmcPassword", "lab-bmc-secret", { secret: true });
   await workspace.setConfig("nodesPerRack", "4");
@@ -64,7 +64,11 @@ describe("pulumi-xcat drift on the lab", () => {
     expect(clean.stdout).toMatch(/^No drift: \d+ resources as the state holds them, nothing unmanaged\./);
     expect(clean.stdout).toContain("11 of 11 nodes under code on the stack's management node");
 
-    const admin = new XcatClient({ url: emulator.url, username: "root", password: "cluster" });
+    const admin = new XcatClient({
+      url: emulator.url,
+      username: "root",
+      password: EMULATOR_DEFAULT_PASSWORD,
+    });
     await admin.nodes.update("r01n02", { ip: "10.0.9.2" });
     await admin.nodes.update("r01n04", { ip: "10.0.9.4" });
     await admin.nodes.update("r02n03", { room: "annex" });

@@ -8,7 +8,7 @@
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { XcatClient } from "../../src/client";
-import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import { EMULATOR_DEFAULT_PASSWORD, type RunningEmulator, startEmulator } from "../../src/emulator";
 import { PulumiWorkspace } from "./support/pulumi-workspace";
 
 let emulator: RunningEmulator;
@@ -28,7 +28,7 @@ async function rollWorkspace(nodes: string): Promise<PulumiWorkspace> {
   workspaces.push(ws);
   await ws.setConfig("xcat:url", emulator.url);
   await ws.setConfig("xcat:username", "root");
-  await ws.setConfig("xcat:password", "cluster", { secret: true });
+  await ws.setConfig("xcat:password", EMULATOR_DEFAULT_PASSWORD, { secret: true });
   await ws.setConfig("nodes", nodes);
   return ws;
 }
@@ -43,7 +43,7 @@ async function waitFor(condition: () => boolean, what: string, timeoutMs = 60_00
 
 beforeAll(async () => {
   emulator = await startEmulator({ bootSeconds: 4, hangNodes: ["h01"] });
-  const admin = new XcatClient({ url: emulator.url, username: "root", password: "cluster" });
+  const admin = new XcatClient({ url: emulator.url, username: "root", password: EMULATOR_DEFAULT_PASSWORD });
   await admin.nodes.create("r02n[01-12]", { groups: "compute,all", mgt: "ipmi" });
   await admin.nodes.create("h01", { groups: "compute,all", mgt: "ipmi" });
   await admin.close();

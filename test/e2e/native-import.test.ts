@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { XcatClient } from "../../src/client";
-import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import { EMULATOR_DEFAULT_PASSWORD, type RunningEmulator, startEmulator } from "../../src/emulator";
 import { PulumiWorkspace } from "./support/pulumi-workspace";
 
 let emulator: RunningEmulator;
@@ -23,7 +23,7 @@ function writes(): number {
 
 beforeAll(async () => {
   emulator = await startEmulator();
-  const admin = new XcatClient({ url: emulator.url, username: "root", password: "cluster" });
+  const admin = new XcatClient({ url: emulator.url, username: "root", password: EMULATOR_DEFAULT_PASSWORD });
   await admin.nodes.create("handmade01", { groups: "compute,all", mgt: "ipmi", ip: "10.0.0.77" });
   await admin.networks.create("net9", { net: "10.9.0.0", mask: "255.255.0.0", gateway: "10.9.0.1" });
   await admin.globalconf.setAttrs({ domain: "hand.example.org" });
@@ -41,7 +41,7 @@ beforeAll(async () => {
   });
   await workspace.setConfig("xcat:url", emulator.url);
   await workspace.setConfig("xcat:username", "root");
-  await workspace.setConfig("xcat:password", "cluster", { secret: true });
+  await workspace.setConfig("xcat:password", EMULATOR_DEFAULT_PASSWORD, { secret: true });
 });
 
 afterAll(async () => {

@@ -8,7 +8,7 @@
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { XcatClient } from "../../src/client";
-import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import { EMULATOR_DEFAULT_PASSWORD, type RunningEmulator, startEmulator } from "../../src/emulator";
 import { labProgram } from "./support/lab-program";
 import { PulumiWorkspace } from "./support/pulumi-workspace";
 
@@ -39,14 +39,14 @@ function withoutConfigEcho(stdout: string): string {
 async function connect(ws: PulumiWorkspace, url: string): Promise<void> {
   await ws.setConfig("xcat:url", url);
   await ws.setConfig("xcat:username", "root");
-  await ws.setConfig("xcat:password", "cluster", { secret: true });
+  await ws.setConfig("xcat:password", EMULATOR_DEFAULT_PASSWORD, { secret: true });
   await ws.setConfig("pollSeconds", "1");
 }
 
 beforeAll(async () => {
   const sandbox = inject("e2eSandbox");
   emulator = await startEmulator({ bootSeconds: 1 });
-  admin = new XcatClient({ url: emulator.url, username: "root", password: "cluster" });
+  admin = new XcatClient({ url: emulator.url, username: "root", password: EMULATOR_DEFAULT_PASSWORD });
   workspace = await PulumiWorkspace.create({
     programDir: resolve(import.meta.dirname, "../../examples/lab-yaml"),
     sandboxDir: sandbox,

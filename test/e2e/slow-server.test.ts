@@ -27,6 +27,9 @@ beforeAll(async () => {
   await workspace.setConfig("xcat:username", "root");
   await workspace.setConfig("xcat:password", EMULATOR_DEFAULT_PASSWORD, { secret: true });
   await workspace.setConfig("nodeCount", String(NODES));
+  // These counts are about merged node writes; the name services that follow node writes (their
+  // own merged makehosts/makedns/makedhcp requests) are counted in test/provider/name-services.test.ts.
+  await workspace.setConfig("xcat:nameServices", "none");
 });
 
 afterAll(async () => {

@@ -232,12 +232,14 @@ describe("provisioning", () => {
     await createNode(env.xcat, "c07", {
       groups: "compute",
       mgt: "ipmi",
+      netboot: "xnba",
       ip: "10.0.5.7",
       mac: "42:00:00:00:05:07",
     });
     await createNode(env.xcat, "c08", {
       groups: "compute",
       mgt: "ipmi",
+      netboot: "xnba",
       ip: "10.0.5.8",
       mac: "42:00:00:00:05:08",
     });

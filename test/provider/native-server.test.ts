@@ -9,7 +9,7 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { XcatClient } from "../../src/client";
-import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import { EMULATOR_DEFAULT_PASSWORD, type RunningEmulator, startEmulator } from "../../src/emulator";
 import { resourceProviderHandlers, schemaText } from "../../src/native/server";
 import { decode, encode, secret } from "../../src/native/wire";
 import { resetProcessContext } from "../../src/provider/process-context";
@@ -33,13 +33,13 @@ const struct = (values: Record<string, unknown>): Struct => encode(values, new S
 
 beforeAll(async () => {
   emulator = await startEmulator();
-  admin = new XcatClient({ url: emulator.url, username: "root", password: "cluster" });
+  admin = new XcatClient({ url: emulator.url, username: "root", password: EMULATOR_DEFAULT_PASSWORD });
   await resetProcessContext();
   const request = new provproto.ConfigureRequest().setAcceptsecrets(true);
   const variables = request.getVariablesMap();
   variables.set("xcat:config:url", emulator.url);
   variables.set("xcat:config:username", "root");
-  variables.set("xcat:config:password", "cluster");
+  variables.set("xcat:config:password", EMULATOR_DEFAULT_PASSWORD);
   const configured = await call<provproto.ConfigureResponse>("configure", request);
   expect(configured.getAcceptsecrets()).toBe(true);
 });

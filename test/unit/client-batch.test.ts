@@ -217,18 +217,26 @@ describe("ReadBatcher against a slow server", () => {
     expect((await Promise.all(later)).map((o) => o?.version)).toEqual([1, 1, 1]);
   });
 
-  it("reads the whole type once the cold batches cost what that read costs, learning its size from one probe", async () => {
-    // 1,000 objects: reading them all costs 1 + 1000 * 0.006 = 7 base costs; batches of 8 cost 1.08 each.
-    const t = fakeType({ allResourcesThreshold: 1_000 }, 1_000);
-    for (let i = 0; i < 1_000; i += 1) t.store.set(`n${i}`, 1);
+  /**
+   * A refresh of a type of `size` objects at the engine's default 8 steps: rounds of 8 reads, 400 ms
+   * apart, until the batcher reads the whole type (at most 10 rounds).
+   */
+  async function refreshInRounds(size: number) {
+    const t = fakeType({ allResourcesThreshold: 1_000 }, size);
+    for (let i = 0; i < size; i += 1) t.store.set(`n${i}`, 1);
     let next = 0;
-    const round = async () => {
+    for (let i = 0; i < 10 && t.batcher.stats.allResources === 0; i += 1) {
       const reads = Array.from({ length: 8 }, () => t.batcher.get(`n${next++}`));
       await t.releaseAll();
       await Promise.all(reads);
       t.tick(400);
-    };
-    for (let i = 0; i < 10 && t.batcher.stats.allResources === 0; i += 1) await round();
+    }
+    return t;
+  }
+
+  it("reads the whole type once the cold batches cost what that read costs, learning its size from one probe", async () => {
+    // 1,000 objects: reading them all costs 1 + 1000 * 0.006 = 7 base costs; batches of 8 cost 1.08 each.
+    const t = await refreshInRounds(1_000);
     expect(t.batcher.stats.sizeProbes).toBe(1);
     expect(t.batcher.stats.allResources).toBe(1);
     expect(t.batcher.stats.batches).toBeLessThanOrEqual(8);
@@ -242,16 +250,7 @@ describe("ReadBatcher against a slow server", () => {
 
   it("switches a refresh of 200 nodes at the engine's default 8 steps to the whole type after 2 batches (issue #25)", async () => {
     // 200 objects: reading them all costs 1 + 200 * 0.006 = 2.2 base costs; two batches of 8 cost 2.16.
-    const t = fakeType({ allResourcesThreshold: 1_000 }, 200);
-    for (let i = 0; i < 200; i += 1) t.store.set(`n${i}`, 1);
-    let next = 0;
-    const round = async () => {
-      const reads = Array.from({ length: 8 }, () => t.batcher.get(`n${next++}`));
-      await t.releaseAll();
-      await Promise.all(reads);
-      t.tick(400);
-    };
-    for (let i = 0; i < 10 && t.batcher.stats.allResources === 0; i += 1) await round();
+    const t = await refreshInRounds(200);
     expect(t.batcher.stats).toMatchObject({ sizeProbes: 1, allResources: 1 });
     // Two batches before the probe, and at most one more while its answer was on its way.
     expect(t.batcher.stats.batches).toBeLessThanOrEqual(3);
