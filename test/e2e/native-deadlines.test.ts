@@ -44,8 +44,12 @@ async function waitFor(condition: () => boolean, what: string, timeoutMs = 60_00
 beforeAll(async () => {
   emulator = await startEmulator({ bootSeconds: 4, hangNodes: ["h01"] });
   const admin = new XcatClient({ url: emulator.url, username: "root", password: EMULATOR_DEFAULT_PASSWORD });
-  await admin.nodes.create("r02n[01-12]", { groups: "compute,all", mgt: "ipmi" });
-  await admin.nodes.create("h01", { groups: "compute,all", mgt: "ipmi" });
+  // Nodes as nodeset wants them (a netboot method and a MAC: xnba.pm refuses others) on a site
+  // whose DHCP runs elsewhere (site.dhcpsetup n), so the roll is about deadlines, not name services.
+  await admin.globalconf.setAttrs({ dhcpsetup: "n" });
+  const bootable = { groups: "compute,all", mgt: "ipmi", netboot: "xnba", mac: "02:00:00:00:00:01" };
+  await admin.nodes.create("r02n[01-12]", bootable);
+  await admin.nodes.create("h01", bootable);
   await admin.close();
 });
 
