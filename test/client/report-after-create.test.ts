@@ -73,4 +73,32 @@ describe("reportAfterCreate", () => {
     const held = await client.nodes.getMany(NODES);
     expect(reports).toEqual(NODES.map((name) => held.get(name)));
   });
+
+  it("answers creates of a new shape that finish while its first read-back is under way from that one read", async () => {
+    // A server with a real management node's cost per request (xcat-behavior.md section 10; the
+    // emulator counts a request when it arrives and answers after its cost). Issue #25: a real
+    // xCAT 2.19 whose mkdef took 10-13 s read back 5-7 more nodes of a shape each time its first
+    // read-back was still under way.
+    const slow = await emulator({ costModel: "xcat" });
+    const slowClient = connect(slow);
+    try {
+      await slowClient.groups.update("flat", { os: "rocky9", netboot: "xnba" });
+      for (const name of NODES) await slowClient.nodes.create(name, { groups: "flat", usercomment: name });
+      const nodeReads = () => slow.stats().byRoute["GET /nodes/{noderange}"] ?? 0;
+      const before = nodeReads();
+      const [firstName = "", ...others] = NODES;
+      const first = slowClient.nodes.reportAfterCreate(firstName, { groups: "flat", usercomment: firstName });
+      while (nodeReads() === before) await new Promise((resolve) => setTimeout(resolve, 5));
+      const rest = others.map((name) =>
+        slowClient.nodes.reportAfterCreate(name, { groups: "flat", usercomment: name }),
+      );
+      const reports = await Promise.all([first, ...rest]);
+      expect(nodeReads() - before).toBe(1);
+      const held = await slowClient.nodes.getMany(NODES);
+      expect(reports).toEqual(NODES.map((name) => held.get(name)));
+    } finally {
+      await slowClient.close();
+      await slow.close();
+    }
+  });
 });

@@ -6,6 +6,7 @@
 import { ObjectAttributeMaps, StringList } from "../../contract/envelope";
 import { isPerNodeTemplate } from "../../contract/per-node-values";
 import { Coalescer } from "../coalescer";
+import { derivedWindowMs } from "../derived-window";
 import { type Answer, type CallSpec, type CreateCheck, type Engine, parseBody } from "../engine";
 import { createXcatError, isNotFound, isXcatError } from "../errors";
 import { conditionAttributes, knownAfterUpdate } from "../known-after-update";
@@ -52,8 +53,6 @@ export interface CreateOptions extends CallOptions {
   readonly mkdefOptions?: Readonly<Record<string, string>> | undefined;
 }
 
-/** How long what xCAT adds to a created object is taken as known (see `reportAfterCreate`). */
-const DERIVED_TTL_MS = 60_000;
 /** A name no object has, for asking lsdef about an attribute (see `knowsAttribute`). */
 const ATTRIBUTE_PROBE_NAME = "pulumi-xcat-attribute-probe";
 
@@ -77,6 +76,8 @@ export abstract class NamedObjects {
     string,
     { readonly seq: number; readonly at: number; readonly added: Attributes | undefined }
   >();
+  /** The read-back in flight that learns a shape's additions, so concurrent creates of it wait for one. */
+  readonly #learning = new Map<string, { readonly seq: number; readonly done: Promise<unknown> }>();
   /** The pending decision whether a shape's additions are shared, so concurrent creates ask once. */
   readonly #sharing = new Map<
     string,
@@ -398,9 +399,10 @@ export abstract class NamedObjects {
    * are answered with what xCAT added to it plus what was sent for them, or each read back (the
    * read batcher merges those reads). Kept only while nothing this client wrote could have
    * changed it (a write to a group, a table or the whole type; see {@link WriteLog}) and for at
-   * most a minute (changes by others show up after that, or at the next refresh), and only when
-   * xCAT reported every sent value unchanged (not so for list attributes it extends). Without
-   * batching: one read, as before.
+   * most a minute, longer on a slow server (derived-window.ts; changes by others show up after
+   * that, or at the next refresh), and only when xCAT reported every sent value unchanged (not so
+   * for list attributes it extends). Creates of one shape that start together wait for the first
+   * one's read-back. Without batching: one read, as before.
    *
    * @example
    * ```ts
@@ -417,15 +419,43 @@ export abstract class NamedObjects {
     // part of the shape: with mgt=kvm a node shows no inherited BMC attributes.
     const conditions = conditionAttributes(type).map((attribute) => wire[attribute] ?? null);
     const shape = JSON.stringify([wire.groups ?? null, conditions, Object.keys(wire).sort()]);
-    const typeWrite = batching.writes.lastWrite(type, "");
+    // Each time it is asked: own writes since an entry was made (a group update, a table write)
+    // make it stale, and the window follows the server's current pace (derived-window.ts).
     const fresh = (entry: { readonly seq: number; readonly at: number }) =>
-      entry.seq >= typeWrite.seq && batching.now() - entry.at < DERIVED_TTL_MS;
+      entry.seq >= batching.writes.lastWrite(type, "").seq &&
+      batching.now() - entry.at < derivedWindowMs(batching.hold.requestMs());
     const known = this.#derived.get(shape);
     if (known !== undefined && fresh(known)) {
       return known.added === undefined ? this.get(name) : { ...known.added, ...wire };
     }
+    // Another create of this shape is reading its object back: what it learns answers this one
+    // too, so a rack's creates that start together cost one read-back, not one each.
+    const learning = this.#learning.get(shape);
+    if (learning !== undefined && fresh({ seq: learning.seq, at: batching.now() })) {
+      await learning.done.catch(() => undefined);
+      const learnt = this.#derived.get(shape);
+      if (learnt?.added !== undefined && fresh(learnt)) return { ...learnt.added, ...wire };
+      return this.get(name);
+    }
     const seq = batching.writes.seq;
-    const at = batching.now();
+    const done = this.#learnAdditions(name, wire, shape, { seq, at: batching.now() }, fresh);
+    const mine = { seq, done };
+    this.#learning.set(shape, mine);
+    try {
+      return await done;
+    } finally {
+      if (this.#learning.get(shape) === mine) this.#learning.delete(shape);
+    }
+  }
+
+  /** Reads `name` back and, when xCAT kept what was sent, records what it added for `shape`. */
+  async #learnAdditions(
+    name: string,
+    wire: Readonly<Record<string, string>>,
+    shape: string,
+    started: { readonly seq: number; readonly at: number },
+    fresh: (entry: { readonly seq: number; readonly at: number }) => boolean,
+  ): Promise<Attributes> {
     const reported = await this.get(name);
     const keptAsSent = Object.entries(wire).every(
       ([attribute, value]) => reported[attribute] === value && !isPerNodeTemplate(value),
@@ -433,7 +463,7 @@ export abstract class NamedObjects {
     if (keptAsSent) {
       let sharing = this.#sharing.get(shape);
       if (sharing === undefined || !fresh(sharing)) {
-        sharing = { seq, at, shared: this.sharesAdditions(wire) };
+        sharing = { ...started, shared: this.sharesAdditions(wire) };
         this.#sharing.set(shape, sharing);
       }
       const added = Object.fromEntries(
