@@ -221,12 +221,12 @@ describe("ReadBatcher against a slow server", () => {
    * A refresh of a type of `size` objects at the engine's default 8 steps: rounds of 8 reads, 400 ms
    * apart, until the batcher reads the whole type (at most 10 rounds).
    */
-  async function refreshInRounds(size: number) {
+  async function refreshInRounds(size: number, firstRounds: readonly number[] = []) {
     const t = fakeType({ allResourcesThreshold: 1_000 }, size);
     for (let i = 0; i < size; i += 1) t.store.set(`n${i}`, 1);
     let next = 0;
     for (let i = 0; i < 10 && t.batcher.stats.allResources === 0; i += 1) {
-      const reads = Array.from({ length: 8 }, () => t.batcher.get(`n${next++}`));
+      const reads = Array.from({ length: firstRounds[i] ?? 8 }, () => t.batcher.get(`n${next++}`));
       await t.releaseAll();
       await Promise.all(reads);
       t.tick(400);
@@ -256,10 +256,18 @@ describe("ReadBatcher against a slow server", () => {
     expect(t.batcher.stats.batches).toBeLessThanOrEqual(3);
   });
 
-  it("does not ask the size of the type for a few reads spread over several batches", async () => {
+  it("reads the whole type after batches of 1 and 7 names, as a real xCAT 2.19's refresh of 200 nodes began (issue #25)", async () => {
+    // The engine's first reads arrive while the stack's other resources are read: 1 node, then 7.
+    const t = await refreshInRounds(200, [1, 7]);
+    expect(t.batcher.stats).toMatchObject({ sizeProbes: 1, allResources: 1 });
+    // 1 and 7, then one batch while the probe's answer was on its way: 5 node requests in all.
+    expect(t.batcher.stats.batches).toBeLessThanOrEqual(3);
+  });
+
+  it("does not ask the size of the type for fewer reads than a batch holds, spread over several batches", async () => {
     const t = fakeType({ allResourcesThreshold: 1_000 }, 5_000);
     for (let i = 0; i < 5_000; i += 1) t.store.set(`n${i}`, 1);
-    for (const names of [["n1", "n2", "n3"], ["n4", "n5"], ["n6", "n7", "n8"], ["n9"]]) {
+    for (const names of [["n1", "n2", "n3"], ["n4", "n5"], ["n6", "n7"], ["n8"]]) {
       const reads = names.map((name) => t.batcher.get(name));
       await t.releaseAll();
       await Promise.all(reads);
