@@ -9,6 +9,33 @@
  * naming the reason (`reasonWithoutCounterpart`), never drops it.
  */
 
+/**
+ * xCAT's group `all`, by convention every node's, is Confluent's `everything`, which holds every
+ * node and which Confluent keeps last in each node's groups (configmanager.py:1400-1416 at
+ * 3.15.6). Wherever a program names `all` (a Node's groups, the nodes of a PowerState or a
+ * Deployment) it means `everything` on the Confluent backend; a Group resource named `all` is
+ * refused at preview, as `everything` also holds the server-wide defaults.
+ */
+export const XCAT_ALL_GROUP = "all";
+export const CONFLUENT_EVERYTHING_GROUP = "everything";
+
+/**
+ * A noderange as a program gives it, in Confluent's words: each comma-separated element that is
+ * the group `all` (or its exclusion, `-all`) names `everything`; the rest is left as written.
+ */
+export function confluentNoderangeOf(noderange: string): string {
+  return noderange
+    .split(",")
+    .map((element) =>
+      element === XCAT_ALL_GROUP
+        ? CONFLUENT_EVERYTHING_GROUP
+        : element === `-${XCAT_ALL_GROUP}`
+          ? `-${CONFLUENT_EVERYTHING_GROUP}`
+          : element,
+    )
+    .join(",");
+}
+
 /** One xCAT attribute and the Confluent attribute that holds the same fact. */
 export interface AttributeMapping {
   readonly xcat: string;

@@ -17,10 +17,12 @@ import { isNotFound } from "../../client";
 import type { ConfluentClient, ConfluentValue, NodeAttributes } from "../../client/confluent";
 import {
   type AttributeMapping,
+  CONFLUENT_EVERYTHING_GROUP,
   confluentValueOf,
   mappingOfConfluent,
   mappingOfXcat,
   reasonWithoutCounterpart,
+  XCAT_ALL_GROUP,
   xcatValueOf,
 } from "../../contract/confluent/xcat-attribute-map";
 import {
@@ -39,8 +41,8 @@ import { type InputFailure, isUnknown } from "../validation";
 type Spec = ResourceSpec<AttributeObjectInputs, AttributeObjectOutputs, ConfluentClient>;
 type ObjectKind = "node" | "group";
 
-/** Confluent's group of every node (configmanager.py), xCAT's `all`. */
-const EVERYTHING = "everything";
+const EVERYTHING = CONFLUENT_EVERYTHING_GROUP;
+const ALL = XCAT_ALL_GROUP;
 
 /** What a read reports for a set secret the program does not declare. */
 const SET_ELSEWHERE = "(set on Confluent)";
@@ -56,7 +58,7 @@ function toConfluent(attributes: Readonly<Record<string, string>>): Record<strin
     if (value === "") {
       out[mapping.confluent] = null;
     } else if (mapping.xcat === "groups") {
-      out.groups = value.split(",").filter((group) => group !== "" && group !== "all");
+      out.groups = value.split(",").filter((group) => group !== "" && group !== ALL);
     } else {
       const translated = confluentValueOf(mapping, value);
       if ("problem" in translated) throw new Error(`pulumi-xcat: ${name}: ${translated.problem}`);
@@ -107,8 +109,8 @@ function xcatValue(
 function groupsFrom(reported: readonly string[], declared: string | undefined): string {
   const groups = reported.filter((group) => group !== EVERYTHING);
   const wanted = declared?.split(",") ?? [];
-  const at = wanted.indexOf("all");
-  if (at >= 0) groups.splice(Math.min(at, groups.length), 0, "all");
+  const at = wanted.indexOf(ALL);
+  if (at >= 0) groups.splice(Math.min(at, groups.length), 0, ALL);
   return groups.join(",");
 }
 
@@ -240,7 +242,7 @@ function confluentProblems(
       }
     }
   }
-  if (what === "group" && name === "all") {
+  if (what === "group" && name === ALL) {
     failures.push({
       property: "name",
       reason:

@@ -2,14 +2,16 @@
  * The `nodes` input of PowerState and Deployment on Confluent: a noderange or group as the program
  * gives it (Confluent's noderange grammar takes names, groups, `,` and `[a-b]` ranges, noderange.py
  * 3.15.6), or a list of names, sent as a comma list; expanded with `GET /noderange/<nr>/nodes/`.
+ * xCAT's group `all` in it is Confluent's `everything` (contract/confluent/xcat-attribute-map.ts).
  */
 import { isNotFound, isXcatError } from "../../client";
 import type { ConfluentClient, PerNodeResult } from "../../client/confluent";
+import { confluentNoderangeOf } from "../../contract/confluent/xcat-attribute-map";
 import { ResourceConflictError } from "../spec";
 
-/** The noderange text for Confluent of a `nodes` input. */
+/** The noderange text for Confluent of a `nodes` input; xCAT's group `all` is `everything`. */
 export function confluentRange(nodes: string | readonly string[]): string {
-  return typeof nodes === "string" ? nodes : nodes.join(",");
+  return confluentNoderangeOf(typeof nodes === "string" ? nodes : nodes.join(","));
 }
 
 export async function expandOnConfluent(
