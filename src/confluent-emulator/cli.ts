@@ -2,8 +2,9 @@
 /**
  * confluent-emulator: runs the emulated Confluent API until SIGINT/SIGTERM. A thin wrapper over
  * startConfluentEmulator(); the first line on stdout is always
- * `confluent-emulator listening on <base URL>`.
+ * `confluent-emulator listening on <base URL>` (the command's lifecycle: emulator-kit/run-command.ts).
  */
+import { readCommandLine, runEmulatorCommand, UsageError } from "../emulator-kit";
 import type { ConfluentEmulatorOptions } from "./options";
 import { parseSeedCluster } from "./seed-cluster";
 import { DEFAULT_DEPLOYMENT_PROFILES, startConfluentEmulator } from "./start-confluent-emulator";
@@ -27,62 +28,39 @@ Options:
   --help                   show this help
 `;
 
-class UsageError extends Error {}
-
 /** Parses the command line into emulator options (exported for tests). */
 export function parseArgs(argv: readonly string[]): { options: ConfluentEmulatorOptions; help: boolean } {
   const options: { -readonly [K in keyof ConfluentEmulatorOptions]: ConfluentEmulatorOptions[K] } = {
     port: 4005,
   };
-  const list = (text: string) => text.split(",").filter((n) => n !== "");
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] ?? "";
-    const [flag, inline] =
-      arg.startsWith("--") && arg.includes("=")
-        ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
-        : [arg, undefined];
-    const value = (): string => {
-      const v = inline ?? argv[++i];
-      if (v === undefined || (inline === undefined && v.startsWith("--")))
-        throw new UsageError(`${flag} needs a value`);
-      return v;
-    };
-    const number = (text: string, ok: (n: number) => boolean) => {
-      const n = Number(text);
-      if (text === "" || !Number.isFinite(n) || !ok(n))
-        throw new UsageError(`invalid value for ${flag}: ${text}`);
-      return n;
-    };
-    switch (flag) {
-      case "--help":
-      case "-h":
-        return { options, help: true };
+  const { help } = readCommandLine(argv, (option) => {
+    switch (option.flag) {
       case "--port":
-        options.port = number(value(), (n) => Number.isInteger(n) && n >= 0 && n <= 65535);
+        options.port = option.number((n) => Number.isInteger(n) && n >= 0 && n <= 65535);
         break;
       case "--host":
-        options.host = value();
+        options.host = option.value();
         break;
       case "--data":
-        options.dataFile = value();
+        options.dataFile = option.value();
         break;
       case "--user":
-        options.user = value();
+        options.user = option.value();
         break;
       case "--password":
-        options.password = value();
+        options.password = option.value();
         break;
       case "--boot-seconds":
-        options.bootSeconds = number(value(), (n) => n >= 0);
+        options.bootSeconds = option.number((n) => n >= 0);
         break;
       case "--fail-nodes":
-        options.failNodes = list(value());
+        options.failNodes = option.list();
         break;
       case "--hang-nodes":
-        options.hangNodes = list(value());
+        options.hangNodes = option.list();
         break;
       case "--seed-cluster": {
-        const spec = value();
+        const spec = option.value();
         try {
           parseSeedCluster(spec);
         } catch (error) {
@@ -92,51 +70,34 @@ export function parseArgs(argv: readonly string[]): { options: ConfluentEmulator
         break;
       }
       case "--deployment-profiles": {
-        const profiles = list(value());
+        const profiles = option.list();
         if (profiles.length === 0) throw new UsageError("--deployment-profiles needs at least one name");
         options.deploymentProfiles = profiles;
         break;
       }
       default:
-        throw new UsageError(`unknown option: ${arg}`);
+        throw option.unknown();
     }
-  }
-  return { options, help: false };
-}
-
-async function main(): Promise<void> {
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs(process.argv.slice(2));
-  } catch (error) {
-    process.stderr.write(`confluent-emulator: ${(error as Error).message}\n\n${USAGE}`);
-    process.exit(2);
-  }
-  if (parsed.help) {
-    process.stdout.write(USAGE);
-    return;
-  }
-  const emulator = await startConfluentEmulator(parsed.options);
-  const lines = [
-    `confluent-emulator listening on ${emulator.url}`,
-    `account: ${parsed.options.user ?? "root"} / ${parsed.options.password ?? "cluster"}`,
-    `data: ${parsed.options.dataFile ?? "in memory"}`,
-    `deployment profiles: ${(parsed.options.deploymentProfiles ?? DEFAULT_DEPLOYMENT_PROFILES).join(", ")}`,
-  ];
-  process.stdout.write(`${lines.join("\n")}\n`);
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    void emulator.close().then(() => process.exit(0));
-  };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
+  });
+  return { options, help };
 }
 
 if (require.main === module) {
-  main().catch((error: unknown) => {
-    process.stderr.write(`confluent-emulator: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
+  runEmulatorCommand({
+    name: "confluent-emulator",
+    usage: USAGE,
+    parse: parseArgs,
+    async start({ options }) {
+      const emulator = await startConfluentEmulator(options);
+      return {
+        lines: [
+          `confluent-emulator listening on ${emulator.url}`,
+          `account: ${options.user ?? "root"} / ${options.password ?? "cluster"}`,
+          `data: ${options.dataFile ?? "in memory"}`,
+          `deployment profiles: ${(options.deploymentProfiles ?? DEFAULT_DEPLOYMENT_PROFILES).join(", ")}`,
+        ],
+        close: () => emulator.close(),
+      };
+    },
   });
 }

@@ -3,9 +3,9 @@
  * in-memory (or file) SQLite store, for tests, demos and CI pipelines without a Confluent server.
  */
 import { createServer, type Server } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
 import { CONFLUENT_RELEASE } from "../contract/confluent/attributes";
 import { CONFLUENT_API_ROOT } from "../contract/confluent/paths";
+import { listen } from "../emulator-kit";
 import { createConfluentListener } from "./http/server";
 import { SessionTable } from "./http/sessions";
 import type { ConfluentEmulatorOptions, ConfluentEmulatorState, RunningConfluentEmulator } from "./options";
@@ -61,26 +61,9 @@ export async function startConfluentEmulator(
     version: options.version ?? CONFLUENT_RELEASE,
   });
   const server: Server = createServer(listener);
-  const sockets = new Set<Socket>();
-  server.on("connection", (socket: Socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  const host = options.host ?? "127.0.0.1";
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(options.port ?? 0, host, () => {
-        server.off("error", reject);
-        resolve();
-      });
-    });
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-  const address = server.address() as AddressInfo;
-  const urlHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const listening = await listen(server, { port: options.port, host: options.host ?? "127.0.0.1" }, () =>
+    db.close(),
+  );
   const state: ConfluentEmulatorState = {
     nodeNames: () => config.nodeNames(),
     groupNames: () => config.groupNames(),
@@ -90,19 +73,9 @@ export async function startConfluentEmulator(
       config.isGroup(group) ? Object.fromEntries(config.groupCurrent(group)) : undefined,
     power: (node) => (config.isNode(node) ? (db.hardware<HardwareState>(node)?.power ?? "off") : undefined),
   };
-  let closed: Promise<void> | undefined;
   return {
-    url: `http://${urlHost}:${address.port}${CONFLUENT_API_ROOT}`,
+    url: `http://${listening.urlHost}:${listening.port}${CONFLUENT_API_ROOT}`,
     state,
-    close() {
-      closed ??= new Promise<void>((resolve) => {
-        server.close(() => {
-          db.close();
-          resolve();
-        });
-        for (const socket of sockets) socket.destroy();
-      });
-      return closed;
-    },
+    close: () => listening.close(),
   };
 }

@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 /**
  * xcat-emulator: runs the emulated xCAT REST service until SIGINT/SIGTERM. A thin wrapper over
- * startEmulator(); the first line on stdout is always `xcat-emulator listening on <base URL>`.
+ * startEmulator(); the first line on stdout is always `xcat-emulator listening on <base URL>` (the
+ * command's lifecycle: emulator-kit/run-command.ts).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isXcatVersion, NEWEST_XCAT_VERSION, XCAT_VERSIONS } from "../contract/xcat-versions";
+import { readCommandLine, runEmulatorCommand, UsageError } from "../emulator-kit";
 import { EMULATOR_DEFAULT_PASSWORD, EMULATOR_DEFAULT_USER } from "./default-account";
 import type { EmulatorOptions } from "./options";
 import { startEmulator } from "./start-emulator";
@@ -46,16 +48,6 @@ Options:
   --help              show this help
 `;
 
-class UsageError extends Error {}
-
-function number(flag: string, text: string | undefined, check: (n: number) => boolean): number {
-  const n = Number(text);
-  if (text === undefined || text === "" || !Number.isFinite(n) || !check(n)) {
-    throw new UsageError(`invalid value for ${flag}: ${text ?? "(missing)"}`);
-  }
-  return n;
-}
-
 /** Parses the command line into emulator options (exported for tests). */
 export function parseArgs(argv: readonly string[]): {
   options: EmulatorOptions;
@@ -68,51 +60,37 @@ export function parseArgs(argv: readonly string[]): {
   let key: string | undefined;
   let https = false;
   const interfaces: MnInterface[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] ?? "";
-    const [flag, inline] =
-      arg.startsWith("--") && arg.includes("=")
-        ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
-        : [arg, undefined];
-    const value = (): string => {
-      const v = inline ?? argv[++i];
-      if (v === undefined || (inline === undefined && v.startsWith("--")))
-        throw new UsageError(`${flag} needs a value`);
-      return v;
-    };
-    switch (flag) {
-      case "--help":
-      case "-h":
-        return { options, help: true };
+  const { help } = readCommandLine(argv, (option) => {
+    switch (option.flag) {
       case "--port":
-        options.port = number(flag, value(), (n) => Number.isInteger(n) && n >= 0 && n <= 65535);
+        options.port = option.number((n) => Number.isInteger(n) && n >= 0 && n <= 65535);
         break;
       case "--host":
-        options.host = value();
+        options.host = option.value();
         break;
       case "--https":
         https = true;
         break;
       case "--cert":
-        cert = value();
+        cert = option.value();
         break;
       case "--key":
-        key = value();
+        key = option.value();
         break;
       case "--data":
-        options.dataFile = value();
+        options.dataFile = option.value();
         break;
       case "--user":
-        options.user = value();
+        options.user = option.value();
         break;
       case "--password":
-        options.password = value();
+        options.password = option.value();
         break;
       case "--fault-rate":
-        options.faultRate = number(flag, value(), (n) => n >= 0 && n <= 1);
+        options.faultRate = option.number((n) => n >= 0 && n <= 1);
         break;
       case "--latency": {
-        const text = value();
+        const text = option.value();
         const m = /^(\d+)-(\d+)$/.exec(text);
         if (!m || Number(m[1]) > Number(m[2]))
           throw new UsageError(`invalid value for --latency: ${text} (expected MIN-MAX)`);
@@ -120,36 +98,32 @@ export function parseArgs(argv: readonly string[]): {
         break;
       }
       case "--token-ttl":
-        options.tokenTtlSeconds = number(flag, value(), (n) => n > 0);
+        options.tokenTtlSeconds = option.number((n) => n > 0);
         break;
       case "--seed":
-        options.seed = number(flag, value(), (n) => Number.isInteger(n));
+        options.seed = option.number((n) => Number.isInteger(n));
         break;
       case "--cost-model": {
-        const model = value();
+        const model = option.value();
         if (model !== "xcat" && model !== "none")
           throw new UsageError(`invalid value for --cost-model: ${model} (expected xcat or none)`);
         options.costModel = model;
         break;
       }
       case "--mn-cpus":
-        options.mnCpus = number(flag, value(), (n) => n > 0);
+        options.mnCpus = option.number((n) => n > 0);
         break;
       case "--boot-seconds":
-        options.bootSeconds = number(flag, value(), (n) => n >= 0);
+        options.bootSeconds = option.number((n) => n >= 0);
         break;
       case "--fail-nodes":
-        options.failNodes = value()
-          .split(",")
-          .filter((n) => n !== "");
+        options.failNodes = option.list();
         break;
       case "--hang-nodes":
-        options.hangNodes = value()
-          .split(",")
-          .filter((n) => n !== "");
+        options.hangNodes = option.list();
         break;
       case "--mn-interface": {
-        const text = value();
+        const text = option.value();
         try {
           interfaces.push(parseMnInterface(text));
         } catch (error) {
@@ -158,10 +132,10 @@ export function parseArgs(argv: readonly string[]): {
         break;
       }
       case "--seed-cluster":
-        options.seedCluster = value();
+        options.seedCluster = option.value();
         break;
       case "--xcat-version": {
-        const version = value();
+        const version = option.value();
         if (!isXcatVersion(version)) {
           throw new UsageError(
             `invalid value for --xcat-version: ${version} (one of ${XCAT_VERSIONS.join(", ")})`,
@@ -171,9 +145,10 @@ export function parseArgs(argv: readonly string[]): {
         break;
       }
       default:
-        throw new UsageError(`unknown option: ${arg}`);
+        throw option.unknown();
     }
-  }
+  });
+  if (help) return { options, help };
   if (interfaces.length > 0) {
     const names = interfaces.map((nic) => nic.name);
     const twice = names.find((name, i) => names.indexOf(name) !== i);
@@ -189,48 +164,28 @@ export function parseArgs(argv: readonly string[]): {
   return { options, help: false, ...(cert ? { cert } : {}), ...(key ? { key } : {}) };
 }
 
-async function main(): Promise<void> {
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs(process.argv.slice(2));
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`xcat-emulator: ${message}\n\n${USAGE}`);
-    process.exit(2);
-  }
-  if (parsed.help) {
-    process.stdout.write(USAGE);
-    return;
-  }
-  const emulator = await startEmulator(parsed.options);
-  const lines = [`xcat-emulator listening on ${emulator.url}`];
-  lines.push(
-    `account: ${parsed.options.user ?? EMULATOR_DEFAULT_USER} / ${parsed.options.password ?? EMULATOR_DEFAULT_PASSWORD}`,
-  );
-  if (emulator.caCertPem) {
-    const file = join(tmpdir(), `xcat-emulator-ca-${process.pid}.pem`);
-    writeFileSync(file, emulator.caCertPem);
-    lines.push(`CA certificate: ${file}`);
-  } else if (parsed.cert) {
-    lines.push(`certificate: ${parsed.cert}`);
-  }
-  lines.push(`data: ${parsed.options.dataFile ?? "in memory"}`);
-  lines.push(`xCAT version: ${parsed.options.xcatVersion ?? NEWEST_XCAT_VERSION}`);
-  process.stdout.write(`${lines.join("\n")}\n`);
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    // The SQLite store writes through; closing flushes and releases the data file.
-    void emulator.close().then(() => process.exit(0));
-  };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
-}
-
 if (require.main === module) {
-  main().catch((error: unknown) => {
-    process.stderr.write(`xcat-emulator: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
+  runEmulatorCommand({
+    name: "xcat-emulator",
+    usage: USAGE,
+    parse: parseArgs,
+    async start(parsed) {
+      const { options } = parsed;
+      const emulator = await startEmulator(options);
+      const lines = [`xcat-emulator listening on ${emulator.url}`];
+      lines.push(
+        `account: ${options.user ?? EMULATOR_DEFAULT_USER} / ${options.password ?? EMULATOR_DEFAULT_PASSWORD}`,
+      );
+      if (emulator.caCertPem) {
+        const file = join(tmpdir(), `xcat-emulator-ca-${process.pid}.pem`);
+        writeFileSync(file, emulator.caCertPem);
+        lines.push(`CA certificate: ${file}`);
+      } else if (parsed.cert) {
+        lines.push(`certificate: ${parsed.cert}`);
+      }
+      lines.push(`data: ${options.dataFile ?? "in memory"}`);
+      lines.push(`xCAT version: ${options.xcatVersion ?? NEWEST_XCAT_VERSION}`);
+      return { lines, close: () => emulator.close() };
+    },
   });
 }

@@ -4,7 +4,7 @@
  */
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
-import type { AddressInfo, Socket } from "node:net";
+import { listen } from "../emulator-kit";
 import { createCostModel } from "./cost/cost-model";
 import { EMULATOR_DEFAULT_PASSWORD, EMULATOR_DEFAULT_USER } from "./default-account";
 import { FaultPlan } from "./faults";
@@ -69,43 +69,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   } else {
     server = createHttpServer(listener);
   }
-  const sockets = new Set<Socket>();
-  server.on("connection", (socket: Socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
+  // Closing releases the SQLite store, which writes through and frees the data file.
+  const listening = await listen(server, { port: options.port, host }, () => store.close());
+  const url = `${options.https ? "https" : "http"}://${listening.urlHost}:${listening.port}/xcatws`;
 
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(options.port ?? 0, host, () => {
-        server.off("error", reject);
-        resolve();
-      });
-    });
-  } catch (error) {
-    store.close();
-    throw error;
-  }
-  const address = server.address() as AddressInfo;
-  const urlHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  const url = `${options.https ? "https" : "http"}://${urlHost}:${address.port}/xcatws`;
-
-  let closed: Promise<void> | undefined;
   return {
     url,
     state: createState(store),
     stats: () => ({ ...stats.snapshot(), ...(cost ? { mnCpuSeconds: cost.cpuSeconds } : {}) }),
     ...(caCertPem ? { caCertPem } : {}),
-    close() {
-      closed ??= new Promise<void>((resolve) => {
-        server.close(() => {
-          store.close();
-          resolve();
-        });
-        for (const socket of sockets) socket.destroy();
-      });
-      return closed;
-    },
+    close: () => listening.close(),
   };
 }

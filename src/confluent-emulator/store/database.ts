@@ -5,6 +5,7 @@
  * `node:sqlite` is built into Node (no native addon).
  */
 import { DatabaseSync } from "node:sqlite";
+import { inTransaction } from "../../emulator-kit";
 
 /** How an attribute is stored (configmanager.py _true_set_node_attributes). */
 export type StoredEntry =
@@ -48,15 +49,7 @@ export class ConfluentDatabase {
   }
 
   transaction<T>(fn: () => T): T {
-    this.#db.exec("BEGIN");
-    try {
-      const result = fn();
-      this.#db.exec("COMMIT");
-      return result;
-    } catch (error) {
-      this.#db.exec("ROLLBACK");
-      throw error;
-    }
+    return inTransaction(this.#db, fn);
   }
 
   getMeta(key: string): string | undefined {

@@ -9,6 +9,7 @@
  */
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 import { type TableSchema, tableNames, tableSchema } from "../../contract/schema";
+import { inTransaction } from "../../emulator-kit";
 
 /** A table row: column name to non-empty value. */
 export type Row = Record<string, string>;
@@ -67,7 +68,6 @@ export class Database {
   readonly #db: DatabaseSync;
   readonly #statements = new Map<string, StatementSync>();
   readonly #listeners: ChangeListener[] = [];
-  #inTransaction = false;
 
   constructor(file?: string) {
     this.#db = new DatabaseSync(file ?? ":memory:");
@@ -268,19 +268,7 @@ export class Database {
 
   /** Runs `fn` in one transaction (nested calls join the outer one). */
   transaction<T>(fn: () => T): T {
-    if (this.#inTransaction) return fn();
-    this.#inTransaction = true;
-    this.#db.exec("BEGIN");
-    try {
-      const result = fn();
-      this.#db.exec("COMMIT");
-      return result;
-    } catch (error) {
-      this.#db.exec("ROLLBACK");
-      throw error;
-    } finally {
-      this.#inTransaction = false;
-    }
+    return inTransaction(this.#db, fn);
   }
 
   close(): void {
