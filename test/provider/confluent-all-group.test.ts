@@ -6,42 +6,23 @@
  * proxy that shows what reached the server.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfluentClient } from "../../src/client/confluent";
-import { type RunningConfluentEmulator, startConfluentEmulator } from "../../src/confluent-emulator";
-import { configureProcess, resetProcessContext } from "../../src/provider/process-context";
 import * as runtime from "../../src/provider/runtime";
-import { type RecordingProxy, recordingProxy } from "./confluent-recording-proxy";
+import {
+  type ConfluentProviderHarness,
+  confluentProviderHarness,
+  createDeployment,
+} from "./confluent-harness";
 
 const PROFILE = "rocky-9.4-x86_64-default";
 
 describe("xCAT's group all on the Confluent backend", () => {
-  let emulator: RunningConfluentEmulator;
-  let proxy: RecordingProxy;
-  let admin: ConfluentClient;
-  const writeStderr = process.stderr.write.bind(process.stderr);
+  let h: ConfluentProviderHarness;
 
   beforeAll(async () => {
-    emulator = await startConfluentEmulator({ bootSeconds: 0.3, deploymentProfiles: [PROFILE] });
-    proxy = await recordingProxy(emulator.url);
-    admin = new ConfluentClient({ url: emulator.url, username: "root", password: "cluster" });
-    await resetProcessContext();
-    const config: Record<string, string> = {
-      "xcat:backend": "confluent",
-      "xcat:url": proxy.url,
-      "xcat:username": "root",
-      "xcat:password": "cluster",
-    };
-    configureProcess((key) => config[key]);
-    await admin.groups.create("al", { "hardwaremanagement.method": "ipmi" });
-    process.stderr.write = (() => true) as typeof process.stderr.write;
+    h = await confluentProviderHarness({ bootSeconds: 0.3, deploymentProfiles: [PROFILE] });
+    await h.admin.groups.create("al", { "hardwaremanagement.method": "ipmi" });
   });
-  afterAll(async () => {
-    process.stderr.write = writeStderr;
-    await admin.close();
-    await resetProcessContext();
-    await proxy.close();
-    await emulator.close();
-  });
+  afterAll(() => h.close());
 
   it("a Node's groups name all: not sent, the node is in everything, and it reads back as declared", async () => {
     for (const n of [1, 2]) {
@@ -56,15 +37,15 @@ describe("xCAT's group all on the Confluent backend", () => {
       const read = await runtime.read("xcat:Node", created.id, created.outs);
       expect((read.props as { groups: string[] }).groups).toEqual(["al", "all"]);
     }
-    expect((await admin.nodes.get("al1")).get("groups")?.value).toEqual(["al", "everything"]);
-    expect(emulator.state.groupNames()).not.toContain("all");
+    expect((await h.admin.nodes.get("al1")).get("groups")?.value).toEqual(["al", "everything"]);
+    expect(h.emulator.state.groupNames()).not.toContain("all");
   });
 
   it("PowerState with nodes 'all' holds every node, through everything", async () => {
-    proxy.requests.length = 0;
+    h.proxy.requests.length = 0;
     const checked = await runtime.check("xcat:PowerState", {}, { nodes: "all", power: "on" });
     const created = await runtime.create("xcat:PowerState", checked.inputs);
-    expect(proxy.requests[0]).toEqual({
+    expect(h.proxy.requests[0]).toEqual({
       method: "GET",
       path: "/noderange/everything/nodes/",
       body: undefined,
@@ -72,7 +53,7 @@ describe("xCAT's group all on the Confluent backend", () => {
     expect(created.id).toBe("all");
     expect(created.outs.powerStates).toEqual({ al1: "on", al2: "on" });
     // Read by its id alone, as PowerState.get("…", "all") does.
-    const read = await runtime.read("xcat:PowerState", "all", { nodes: "all", power: "on" });
+    const read = await runtime.read("xcat:PowerState", "all", {});
     expect((read.props as { powerStates: Record<string, string> }).powerStates).toEqual({
       al1: "on",
       al2: "on",
@@ -80,20 +61,14 @@ describe("xCAT's group all on the Confluent backend", () => {
   });
 
   it("Deployment with nodes 'all,-al2' deploys every node but al2", async () => {
-    const checked = await runtime.check(
-      "xcat:Deployment",
-      {},
-      { nodes: "all,-al2", osimage: PROFILE, canary: 0, pollSeconds: 0.2, timeoutMinutes: 1 },
-    );
-    expect(checked.failures).toBeUndefined();
-    const created = await runtime.create("xcat:Deployment", checked.inputs);
+    const created = await createDeployment("all,-al2", PROFILE);
     expect(Object.keys((created.outs as { nodeStates: object }).nodeStates)).toEqual(["al1"]);
-    expect((await admin.nodes.get("al1")).get("deployment.profile")?.value).toBe(PROFILE);
-    expect((await admin.nodes.get("al2")).get("deployment.profile")?.value ?? "").toBe("");
+    expect((await h.admin.nodes.get("al1")).get("deployment.profile")?.value).toBe(PROFILE);
+    expect((await h.admin.nodes.get("al2")).get("deployment.profile")?.value ?? "").toBe("");
   });
 
   it("a Group named all fails preview naming name, and nothing is sent", async () => {
-    proxy.requests.length = 0;
+    h.proxy.requests.length = 0;
     const checked = await runtime.check("xcat:Group", {}, { name: "all", attributes: { mgt: "ipmi" } });
     expect(checked.failures).toEqual([
       {
@@ -101,6 +76,6 @@ describe("xCAT's group all on the Confluent backend", () => {
         reason: expect.stringMatching(/^xcat:Group 'all': xCAT's group 'all' is Confluent's 'everything'/),
       },
     ]);
-    expect(proxy.requests.filter((request) => request.method !== "GET")).toEqual([]);
+    expect(h.proxy.requests.filter((request) => request.method !== "GET")).toEqual([]);
   });
 });

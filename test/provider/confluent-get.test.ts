@@ -9,49 +9,34 @@
  * (selfservice.py 3.15.6 lines 464-509).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfluentClient } from "../../src/client/confluent";
-import { type RunningConfluentEmulator, startConfluentEmulator } from "../../src/confluent-emulator";
-import { configureProcess, resetProcessContext } from "../../src/provider/process-context";
 import * as runtime from "../../src/provider/runtime";
+import {
+  type ConfluentProviderHarness,
+  confluentProviderHarness,
+  createDeployment,
+} from "./confluent-harness";
 
 const PROFILE = "rocky-9.4-x86_64-default";
 
 describe("Resource.get on the Confluent backend", () => {
-  let emulator: RunningConfluentEmulator;
-  let admin: ConfluentClient;
-  const writeStderr = process.stderr.write.bind(process.stderr);
+  let h: ConfluentProviderHarness;
 
   beforeAll(async () => {
-    emulator = await startConfluentEmulator({ bootSeconds: 0.3, deploymentProfiles: [PROFILE] });
-    admin = new ConfluentClient({ url: emulator.url, username: "root", password: "cluster" });
-    await resetProcessContext();
-    const config: Record<string, string> = {
-      "xcat:backend": "confluent",
-      "xcat:url": emulator.url,
-      "xcat:username": "root",
-      "xcat:password": "cluster",
-    };
-    configureProcess((key) => config[key]);
+    h = await confluentProviderHarness({ bootSeconds: 0.3, deploymentProfiles: [PROFILE] });
     // Made by hand on the server, as a site's existing cluster is: then read by id alone.
-    await admin.groups.create("gt", {
+    await h.admin.groups.create("gt", {
       "hardwaremanagement.method": "ipmi",
       "secret.hardwaremanagementpassword": "gt-Bmc-Pw",
     });
     for (const n of [1, 2]) {
-      await admin.nodes.create(`gt0${n}`, {
+      await h.admin.nodes.create(`gt0${n}`, {
         groups: ["gt"],
         "hardwaremanagement.manager": `127.0.10.8${n}`,
         "net.hwaddr": `52:54:00:00:08:0${n}`,
       });
     }
-    process.stderr.write = (() => true) as typeof process.stderr.write;
   });
-  afterAll(async () => {
-    process.stderr.write = writeStderr;
-    await admin.close();
-    await resetProcessContext();
-    await emulator.close();
-  });
+  afterAll(() => h.close());
 
   it("Node.get reads the node in xCAT's names, inherited values included, secrets as set", async () => {
     const read = await runtime.read("xcat:Node", "gt01", {});
@@ -81,8 +66,8 @@ describe("Resource.get on the Confluent backend", () => {
   });
 
   it("PowerState.get reads each node's power, by a group, a node list or the id create gave", async () => {
-    await admin.nodes.setPower(["gt01"], "on");
-    await admin.nodes.setPower(["gt02"], "off");
+    await h.admin.nodes.setPower(["gt01"], "on");
+    await h.admin.nodes.setPower(["gt02"], "off");
     // `gt[01-02]` is the id a PowerState of ["gt01", "gt02"] gets (node-set.ts rangeOf); a real
     // 3.15.6 expands `n[01-02]` to n01,n02, zero padding kept (docs/confluent.md).
     for (const id of ["gt", "gt01,gt02", "gt[01-02]"]) {
@@ -96,12 +81,7 @@ describe("Resource.get on the Confluent backend", () => {
   });
 
   it("Deployment.get takes the profile the nodes run and records them as deployed", async () => {
-    const checked = await runtime.check(
-      "xcat:Deployment",
-      {},
-      { nodes: "gt", osimage: PROFILE, canary: 0, pollSeconds: 0.2, timeoutMinutes: 1 },
-    );
-    await runtime.create("xcat:Deployment", checked.inputs);
+    await createDeployment("gt", PROFILE);
     // The class's get knows no profile: the read takes the one the nodes report.
     const read = await runtime.read("xcat:Deployment", "gt", {});
     expect(read.inputs).toMatchObject({ nodes: "gt", osimage: PROFILE });

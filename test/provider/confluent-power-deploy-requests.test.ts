@@ -1,74 +1,50 @@
 /**
  * What PowerState and Deployment send on the Confluent backend, request by request, read through
- * a recording proxy in front of a fresh confluent-emulator. Each expected request is one a real
+ * a recording proxy in front of a fresh confluent-h.emulator. Each expected request is one a real
  * Confluent 3.15.6 (ipmi_sim BMCs on 127.0.10.20-22) was sent by the same provider code and
  * answered 200, as docs/confluent.md ("PowerState and Deployment on a real Confluent") records;
  * the order is nodedeploy's (confluent_client/bin/nodedeploy 3.15.6).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ConfluentClient } from "../../src/client/confluent";
-import { type RunningConfluentEmulator, startConfluentEmulator } from "../../src/confluent-emulator";
-import { configureProcess, resetProcessContext } from "../../src/provider/process-context";
 import * as runtime from "../../src/provider/runtime";
-import { type RecordingProxy, recordingProxy } from "./confluent-recording-proxy";
+import { type ConfluentProviderHarness, confluentProviderHarness } from "./confluent-harness";
 
 const PROFILE = "rocky-9.4-x86_64-default";
 const ALL = "/noderange/pw1,pw2,pw3";
 
 describe("PowerState and Deployment send what a real Confluent accepted", () => {
-  let emulator: RunningConfluentEmulator;
-  let proxy: RecordingProxy;
-  let admin: ConfluentClient;
-  const writeStderr = process.stderr.write.bind(process.stderr);
+  let h: ConfluentProviderHarness;
 
   beforeAll(async () => {
-    emulator = await startConfluentEmulator({ bootSeconds: 0.5, deploymentProfiles: [PROFILE] });
-    proxy = await recordingProxy(emulator.url);
-    admin = new ConfluentClient({ url: emulator.url, username: "root", password: "cluster" });
-    await resetProcessContext();
-    const config: Record<string, string> = {
-      "xcat:backend": "confluent",
-      "xcat:url": proxy.url,
-      "xcat:username": "root",
-      "xcat:password": "cluster",
-    };
-    configureProcess((key) => config[key]);
-    await admin.groups.create("pw", { "hardwaremanagement.method": "ipmi" });
+    h = await confluentProviderHarness({ bootSeconds: 0.5, deploymentProfiles: [PROFILE] });
+    await h.admin.groups.create("pw", { "hardwaremanagement.method": "ipmi" });
     for (const n of [1, 2, 3]) {
-      await admin.nodes.create(`pw${n}`, {
+      await h.admin.nodes.create(`pw${n}`, {
         groups: ["pw"],
         "hardwaremanagement.manager": `127.0.10.${60 + n}`,
       });
     }
-    // Progress lines are not what these tests look at.
-    process.stderr.write = (() => true) as typeof process.stderr.write;
   });
-  afterAll(async () => {
-    process.stderr.write = writeStderr;
-    await admin.close();
-    await resetProcessContext();
-    await proxy.close();
-    await emulator.close();
-  });
+  afterAll(() => h.close());
   beforeEach(() => {
-    proxy.requests.length = 0;
+    h.proxy.requests.length = 0;
   });
 
   it("PowerState reads the range's power in one request and switches only the nodes that differ", async () => {
-    await admin.nodes.setPower(["pw1", "pw3"], "on");
+    await h.admin.nodes.setPower(["pw1", "pw3"], "on");
     const checked = await runtime.check("xcat:PowerState", {}, { nodes: ["pw1", "pw2", "pw3"], power: "on" });
-    proxy.requests.length = 0;
+    h.proxy.requests.length = 0;
     const created = await runtime.create("xcat:PowerState", checked.inputs);
     // Real 3.15.6: GET power/state answered {"state": {"value": "off"}} per node in databynode;
     // PUT {"state": "on"} answered 200 with {"state": {"value": "on"}} per node once on, after
     // ~2 s (ipmi.py 3.15.6 lines 1430-1457, messages.py PowerState line 1456).
-    expect(proxy.requests).toEqual([
+    expect(h.proxy.requests).toEqual([
       { method: "GET", path: `${ALL}/nodes/`, body: undefined },
       { method: "GET", path: `${ALL}/power/state`, body: undefined },
       { method: "PUT", path: "/noderange/pw2/power/state", body: { state: "on" } },
     ]);
     expect(created.outs.powerStates).toEqual({ pw1: "on", pw2: "on", pw3: "on" });
-    expect(emulator.state.power("pw2")).toBe("on");
+    expect(h.emulator.state.power("pw2")).toBe("on");
   });
 
   it("Deployment runs nodedeploy -n's sequence, then only reads until the nodes report", async () => {
@@ -78,10 +54,10 @@ describe("PowerState and Deployment send what a real Confluent accepted", () => 
       { nodes: "pw", osimage: PROFILE, canary: 0, pollSeconds: 0.2, timeoutMinutes: 1 },
     );
     // Preview asks which profiles exist (nodedeploy line 156 does the same before deploying).
-    expect(proxy.requests).toEqual([{ method: "GET", path: "/deployment/profiles/", body: undefined }]);
-    proxy.requests.length = 0;
+    expect(h.proxy.requests).toEqual([{ method: "GET", path: "/deployment/profiles/", body: undefined }]);
+    h.proxy.requests.length = 0;
     const created = await runtime.create("xcat:Deployment", checked.inputs);
-    const [expand, profiles, before, ...rest] = proxy.requests;
+    const [expand, profiles, before, ...rest] = h.proxy.requests;
     expect([expand, profiles, before]).toEqual([
       { method: "GET", path: "/noderange/pw/nodes/", body: undefined },
       { method: "GET", path: "/deployment/profiles/", body: undefined },
@@ -124,11 +100,11 @@ describe("PowerState and Deployment send what a real Confluent accepted", () => 
   });
 
   it("arms only nodes not armed continuously, and sends nothing for a locked node", async () => {
-    await admin.nodes.update("pw1", { "deployment.apiarmed": "continuous" });
+    await h.admin.nodes.update("pw1", { "deployment.apiarmed": "continuous" });
     // The lock is only set through deployment/lock (attributes.py 3.15.6 line 294 refuses it as
     // an attribute), and a real Confluent refuses a pendingprofile or apiarmed write to a
     // noderange holding a locked node, whole (line 299): the provider leaves that node out.
-    const lock = await fetch(`${emulator.url}/nodes/pw3/deployment/lock`, {
+    const lock = await fetch(`${h.emulator.url}/nodes/pw3/deployment/lock`, {
       method: "PUT",
       headers: {
         Accept: "application/json",
@@ -143,10 +119,10 @@ describe("PowerState and Deployment send what a real Confluent accepted", () => 
       {},
       { nodes: "pw", osimage: PROFILE, canary: 0, maxFailures: 2, pollSeconds: 0.2, timeoutMinutes: 1 },
     );
-    proxy.requests.length = 0;
+    h.proxy.requests.length = 0;
     const error = (await runtime.create("xcat:Deployment", checked.inputs).catch((e: unknown) => e)) as Error;
     expect(error.message).toMatch(/pw3: .*its deployment is locked/);
-    const writes = proxy.requests.filter((request) => request.method !== "GET");
+    const writes = h.proxy.requests.filter((request) => request.method !== "GET");
     expect(writes[0]).toEqual({
       method: "PUT",
       path: "/noderange/pw2/attributes/current",

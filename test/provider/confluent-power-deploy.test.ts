@@ -6,60 +6,33 @@
  * after --boot-seconds.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfluentClient } from "../../src/client/confluent";
-import { type RunningConfluentEmulator, startConfluentEmulator } from "../../src/confluent-emulator";
-import { configureProcess, resetProcessContext } from "../../src/provider/process-context";
 import * as runtime from "../../src/provider/runtime";
+import { type ConfluentProviderHarness, confluentProviderHarness } from "./confluent-harness";
 
 const PROFILE = "rocky-9.4-x86_64-default";
 
 describe("PowerState and Deployment on the Confluent backend", () => {
-  let emulator: RunningConfluentEmulator;
-  let admin: ConfluentClient;
-  const lines: string[] = [];
-  const writeStderr = process.stderr.write.bind(process.stderr);
+  let h: ConfluentProviderHarness;
 
   beforeAll(async () => {
-    emulator = await startConfluentEmulator({
-      bootSeconds: 1,
-      failNodes: ["pd4"],
-      deploymentProfiles: [PROFILE],
-    });
-    admin = new ConfluentClient({ url: emulator.url, username: "root", password: "cluster" });
-    await resetProcessContext();
-    const config: Record<string, string> = {
-      "xcat:backend": "confluent",
-      "xcat:url": emulator.url,
-      "xcat:username": "root",
-      "xcat:password": "cluster",
-    };
-    configureProcess((key) => config[key]);
-    await admin.groups.create("pd", { "hardwaremanagement.method": "ipmi" });
+    h = await confluentProviderHarness({ bootSeconds: 1, failNodes: ["pd4"], deploymentProfiles: [PROFILE] });
+    await h.admin.groups.create("pd", { "hardwaremanagement.method": "ipmi" });
     for (const n of [1, 2, 3, 4]) {
-      await admin.nodes.create(`pd${n}`, {
+      await h.admin.nodes.create(`pd${n}`, {
         groups: ["pd"],
         "hardwaremanagement.manager": `127.0.10.${50 + n}`,
       });
     }
-    process.stderr.write = ((chunk: string | Uint8Array) => {
-      lines.push(String(chunk));
-      return true;
-    }) as typeof process.stderr.write;
   });
-  afterAll(async () => {
-    process.stderr.write = writeStderr;
-    await admin.close();
-    await resetProcessContext();
-    await emulator.close();
-  });
+  afterAll(() => h.close());
 
   it("PowerState switches the nodes that differ, and refresh shows a node switched by hand", async () => {
     const checked = await runtime.check("xcat:PowerState", {}, { nodes: ["pd1", "pd2", "pd3"], power: "on" });
     const created = await runtime.create("xcat:PowerState", checked.inputs);
     expect(created.outs.powerStates).toEqual({ pd1: "on", pd2: "on", pd3: "on" });
-    const power = await admin.nodes.getPower(["pd1", "pd2", "pd3"]);
+    const power = await h.admin.nodes.getPower(["pd1", "pd2", "pd3"]);
     expect([...power.values()]).toEqual([{ value: "on" }, { value: "on" }, { value: "on" }]);
-    await admin.nodes.setPower(["pd2"], "off");
+    await h.admin.nodes.setPower(["pd2"], "off");
     const read = await runtime.read("xcat:PowerState", created.id, created.outs);
     expect((read.props as { powerStates: Record<string, string> }).powerStates.pd2).toBe("off");
     expect((await runtime.diff("xcat:PowerState", created.id, read.props, checked.inputs)).changes).toBe(
@@ -85,10 +58,10 @@ describe("PowerState and Deployment on the Confluent backend", () => {
       .nodeStates;
     expect(Object.keys(states).sort()).toEqual(["pd1", "pd2", "pd3"]);
     expect(Object.values(states).every((state) => state.deployed)).toBe(true);
-    const pd2 = await admin.nodes.get("pd2");
+    const pd2 = await h.admin.nodes.get("pd2");
     expect(pd2.get("deployment.profile")?.value).toBe(PROFILE);
     expect(pd2.get("deployment.pendingprofile")?.value ?? "").toBe("");
-    expect(lines.join("")).toMatch(/deployment\.pendingprofile, boot\/nextdevice network, power boot/);
+    expect(h.stderr.join("")).toMatch(/deployment\.pendingprofile, boot\/nextdevice network, power boot/);
     // A refresh reads the same: no drift.
     const read = await runtime.read("xcat:Deployment", created.id, created.outs);
     expect((await runtime.diff("xcat:Deployment", created.id, read.props, checked.inputs)).changes).toBe(
