@@ -4,7 +4,7 @@
  * startConfluentEmulator(); the first line on stdout is always
  * `confluent-emulator listening on <base URL>` (the command's lifecycle: emulator-kit/run-command.ts).
  */
-import { readCommandLine, runEmulatorCommand, UsageError } from "../emulator-kit";
+import { readCommandLine, readCommonOption, runEmulatorCommand, UsageError } from "../emulator-kit";
 import type { ConfluentEmulatorOptions } from "./options";
 import { parseSeedCluster } from "./seed-cluster";
 import { DEFAULT_DEPLOYMENT_PROFILES, startConfluentEmulator } from "./start-confluent-emulator";
@@ -34,31 +34,8 @@ export function parseArgs(argv: readonly string[]): { options: ConfluentEmulator
     port: 4005,
   };
   const { help } = readCommandLine(argv, (option) => {
+    if (readCommonOption(option, options)) return;
     switch (option.flag) {
-      case "--port":
-        options.port = option.number((n) => Number.isInteger(n) && n >= 0 && n <= 65535);
-        break;
-      case "--host":
-        options.host = option.value();
-        break;
-      case "--data":
-        options.dataFile = option.value();
-        break;
-      case "--user":
-        options.user = option.value();
-        break;
-      case "--password":
-        options.password = option.value();
-        break;
-      case "--boot-seconds":
-        options.bootSeconds = option.number((n) => n >= 0);
-        break;
-      case "--fail-nodes":
-        options.failNodes = option.list();
-        break;
-      case "--hang-nodes":
-        options.hangNodes = option.list();
-        break;
       case "--seed-cluster": {
         const spec = option.value();
         try {

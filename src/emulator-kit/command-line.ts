@@ -64,3 +64,51 @@ export function readCommandLine(
   }
   return { help: false };
 }
+
+/** The options every emulator takes, with the same flags and meaning. */
+export interface CommonEmulatorOptions {
+  port?: number;
+  host?: string;
+  dataFile?: string;
+  user?: string;
+  password?: string;
+  bootSeconds?: number;
+  failNodes?: readonly string[];
+  hangNodes?: readonly string[];
+}
+
+/**
+ * Reads `option` into `options` when it is one every emulator takes (`--port`, `--host`,
+ * `--data`, `--user`, `--password`, `--boot-seconds`, `--fail-nodes`, `--hang-nodes`);
+ * false when it is not, for the emulator's own flags.
+ */
+export function readCommonOption(option: CommandLineOption, options: CommonEmulatorOptions): boolean {
+  switch (option.flag) {
+    case "--port":
+      options.port = option.number((n) => Number.isInteger(n) && n >= 0 && n <= 65535);
+      return true;
+    case "--host":
+      options.host = option.value();
+      return true;
+    case "--data":
+      options.dataFile = option.value();
+      return true;
+    case "--user":
+      options.user = option.value();
+      return true;
+    case "--password":
+      options.password = option.value();
+      return true;
+    case "--boot-seconds":
+      options.bootSeconds = option.number((n) => n >= 0);
+      return true;
+    case "--fail-nodes":
+      options.failNodes = option.list();
+      return true;
+    case "--hang-nodes":
+      options.hangNodes = option.list();
+      return true;
+    default:
+      return false;
+  }
+}

@@ -4,7 +4,13 @@
  * process lifecycle, SQLite transactions. It imports only Node's built-ins; neither emulator
  * imports the other.
  */
-export { type CommandLineOption, readCommandLine, UsageError } from "./command-line";
+export {
+  type CommandLineOption,
+  type CommonEmulatorOptions,
+  readCommandLine,
+  readCommonOption,
+  UsageError,
+} from "./command-line";
 export { type ListeningServer, listen } from "./listen";
 export { runEmulatorCommand } from "./run-command";
 export { inTransaction } from "./sqlite-transaction";

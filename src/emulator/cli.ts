@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isXcatVersion, NEWEST_XCAT_VERSION, XCAT_VERSIONS } from "../contract/xcat-versions";
-import { readCommandLine, runEmulatorCommand, UsageError } from "../emulator-kit";
+import { readCommandLine, readCommonOption, runEmulatorCommand, UsageError } from "../emulator-kit";
 import { EMULATOR_DEFAULT_PASSWORD, EMULATOR_DEFAULT_USER } from "./default-account";
 import type { EmulatorOptions } from "./options";
 import { startEmulator } from "./start-emulator";
@@ -61,13 +61,8 @@ export function parseArgs(argv: readonly string[]): {
   let https = false;
   const interfaces: MnInterface[] = [];
   const { help } = readCommandLine(argv, (option) => {
+    if (readCommonOption(option, options)) return;
     switch (option.flag) {
-      case "--port":
-        options.port = option.number((n) => Number.isInteger(n) && n >= 0 && n <= 65535);
-        break;
-      case "--host":
-        options.host = option.value();
-        break;
       case "--https":
         https = true;
         break;
@@ -76,15 +71,6 @@ export function parseArgs(argv: readonly string[]): {
         break;
       case "--key":
         key = option.value();
-        break;
-      case "--data":
-        options.dataFile = option.value();
-        break;
-      case "--user":
-        options.user = option.value();
-        break;
-      case "--password":
-        options.password = option.value();
         break;
       case "--fault-rate":
         options.faultRate = option.number((n) => n >= 0 && n <= 1);
@@ -112,15 +98,6 @@ export function parseArgs(argv: readonly string[]): {
       }
       case "--mn-cpus":
         options.mnCpus = option.number((n) => n > 0);
-        break;
-      case "--boot-seconds":
-        options.bootSeconds = option.number((n) => n >= 0);
-        break;
-      case "--fail-nodes":
-        options.failNodes = option.list();
-        break;
-      case "--hang-nodes":
-        options.hangNodes = option.list();
         break;
       case "--mn-interface": {
         const text = option.value();
