@@ -36,6 +36,7 @@ export function firstRunLines(
   out: string,
   connection: ImportConnection,
   secrets: readonly FirstRunSecret[],
+  language: "typescript" | "yaml" = "typescript",
 ): string[] {
   const credential = connection.token
     ? ['    pulumi config set --secret xcat:token "$XCAT_TOKEN"         # the token the import used']
@@ -64,7 +65,11 @@ export function firstRunLines(
     "keep it, every later `pulumi` command needs it):",
     "",
     `    cd ${shellQuote(resolve(out))}`,
-    "    npm install",
+    ...(language === "yaml"
+      ? [
+          "    npm install -g pulumi-xcat  # puts pulumi-resource-xcat on PATH (or see docs/native-provider.md)",
+        ]
+      : ["    npm install"]),
     "    pulumi login --local        # the state in ~/.pulumi; a team sets PULUMI_BACKEND_URL to its backend instead",
     "    pulumi stack init prod",
     `    pulumi config set xcat:url ${shellQuote(connection.url)}`,
