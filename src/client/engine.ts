@@ -6,6 +6,7 @@
 import type { z } from "zod";
 import { routeById } from "../contract/routes";
 import type { TokenSource } from "./auth";
+import { type CutOff, cancelledError } from "./cancelled";
 import { createXcatError, isAlreadyExists, isCancelled, isNotFound, isXcatError } from "./errors";
 import type { Limiter } from "./limiter";
 import {
@@ -401,34 +402,8 @@ export function parseBody<S extends z.ZodType>(
   );
 }
 
-/** What a cut-off call may have done: a write sent before the cut may have been carried out. */
-type CutOff = "not sent" | "changes nothing" | "maybe applied";
-
+/** What a call cut off by the client's signal may have done, by what it had sent. */
 function cutOff(state: { sent: boolean; changes: boolean }): CutOff {
   if (!state.changes) return "changes nothing";
   return state.sent ? "maybe applied" : "not sent";
-}
-
-const CUT_OFF_TEXT: Readonly<Record<CutOff, string>> = {
-  "not sent": "it was not sent",
-  "changes nothing": "it changes nothing on the server",
-  "maybe applied": "it was sent and its answer did not arrive, so the server may or may not have applied it",
-};
-
-/**
- * The error of a call the client's signal cut off; `maybeApplied` when a write was sent and its
- * answer never came: only reading the object tells what the server did.
- */
-function cancelledError(
-  cancel: AbortSignal,
-  request: { method: string; display: string; url: string },
-  outcome: CutOff,
-): Error {
-  const reason =
-    cancel.reason instanceof Error ? cancel.reason.message : String(cancel.reason ?? "cancelled");
-  return createXcatError(
-    "XCAT_CANCELLED",
-    `${request.method} ${request.display} cancelled (${reason}): ${CUT_OFF_TEXT[outcome]}`,
-    { method: request.method, url: request.url, maybeApplied: outcome === "maybe applied" },
-  );
 }

@@ -34,6 +34,11 @@ export function cancelProcessRequests(reason: Error): void {
   cancellation.abort(reason);
 }
 
+/** The signal the process's clients of every backend are built with. */
+export function processCancelSignal(): AbortSignal {
+  return cancellation.signal;
+}
+
 /** Whether {@link cancelProcessRequests} was called (since the last reset). */
 export function processRequestsCancelled(): boolean {
   return cancellation.signal.aborted;
@@ -75,7 +80,7 @@ export function clientFor(connection: ConnectionInput | undefined): XcatClient {
       ...options,
       batching: current.batching,
       callers: engineCallers,
-      signal: cancellation.signal,
+      signal: processCancelSignal(),
     });
     clients.set(key, client);
   }
