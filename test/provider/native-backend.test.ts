@@ -6,41 +6,28 @@
  * Confluent that CONFLUENT_E2E_URL names). Objects are named nvb-*.
  */
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfluentClient } from "../../src/client/confluent";
-import { resourceProviderHandlers, schemaText } from "../../src/native/server";
-import { encode } from "../../src/native/wire";
+import { schemaText } from "../../src/native/server";
 import { resetProcessContext } from "../../src/provider/process-context";
 import { type ConfluentTarget, confluentTarget } from "../client/support/confluent-target";
+import { callHandler, configureNative, nativeUrn, struct } from "./native-support";
 
-const URN = (type: string, name: string) => `urn:pulumi:test::lab::xcat:index:${type}::${name}`;
+const URN = nativeUrn;
 let target: ConfluentTarget;
 let admin: ConfluentClient;
 
-function call<Response>(method: string, request: unknown): Promise<Response> {
-  return new Promise((resolvePromise, reject) => {
-    const handler = resourceProviderHandlers[method];
-    if (!handler) throw new Error(`no handler ${method}`);
-    handler({ request: request as never }, (error, response) =>
-      error ? reject(error) : resolvePromise(response as Response),
-    );
-  });
-}
-
-const struct = (values: Record<string, unknown>): Struct => encode(values, new Set());
+const call = callHandler;
 
 beforeAll(async () => {
   target = await confluentTarget();
   admin = new ConfluentClient({ url: target.url, username: target.username, password: target.password });
-  await resetProcessContext();
-  const request = new provproto.ConfigureRequest().setAcceptsecrets(true);
-  const variables = request.getVariablesMap();
-  variables.set("xcat:config:backend", "confluent");
-  variables.set("xcat:config:url", target.url);
-  variables.set("xcat:config:username", target.username);
-  variables.set("xcat:config:password", target.password);
-  await call("configure", request);
+  await configureNative({
+    backend: "confluent",
+    url: target.url,
+    username: target.username,
+    password: target.password,
+  });
 });
 
 afterAll(async () => {

@@ -13,30 +13,18 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { XcatClient } from "../../src/client";
 import { EMULATOR_DEFAULT_PASSWORD, type RunningEmulator, startEmulator } from "../../src/emulator";
-import { resourceProviderHandlers } from "../../src/native/server";
-import { encode } from "../../src/native/wire";
 import { clientFor, resetProcessContext } from "../../src/provider/process-context";
+import { callHandler, configureNative, nativeUrn, struct } from "./native-support";
 
-const URN = (type: string, name: string) => `urn:pulumi:test::lab::xcat:index:${type}::${name}`;
+const URN = nativeUrn;
 const SITE_PUT = "PUT /globalconf/attrs/{attrs}";
 let dataDir: string;
 let emulator: RunningEmulator;
 
-function call<Response>(method: string, request: unknown): Promise<Response> {
-  return new Promise((resolvePromise, reject) => {
-    const handler = resourceProviderHandlers[method];
-    if (!handler) throw new Error(`no handler ${method}`);
-    handler({ request: request as never }, (error, response) =>
-      error ? reject(error) : resolvePromise(response as Response),
-    );
-  });
-}
-
-const struct = (values: Record<string, unknown>): Struct => encode(values, new Set());
+const call = callHandler;
 
 /** Resolves once `condition` holds; the test's own time limit ends a wait that never does. */
 async function until(condition: () => boolean): Promise<void> {
@@ -66,14 +54,8 @@ beforeAll(async () => {
   await fast.close();
 
   emulator = await startEmulator({ dataFile, costModel: "xcat", costScale: 100_000 });
-  await resetProcessContext();
-  const request = new provproto.ConfigureRequest().setAcceptsecrets(true);
-  const variables = request.getVariablesMap();
-  variables.set("xcat:config:url", emulator.url);
-  variables.set("xcat:config:token", token.id);
-  // The connection check would be one more held-back request.
-  variables.set("xcat:config:checkConnection", "false");
-  await call("configure", request);
+  // Without the connection check, which would be one more held-back request.
+  await configureNative({ url: emulator.url, token: token.id, checkConnection: "false" });
 });
 
 afterAll(async () => {
