@@ -8,6 +8,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: Pulumi YAML expressions are written as text here.
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
+import { firstRunLines } from "../../src/cli/import/first-run";
 import type { ImportedCluster } from "../../src/cli/import/render";
 import { expandRun, renderYamlProgram } from "../../src/cli/import/render-yaml";
 import { parseImportArgs } from "../../src/cli/import/run";
@@ -140,5 +141,22 @@ describe("pulumi-xcat import --language yaml", () => {
       keys: { routename: "storage" },
       values: { net: "10.2.0.0" },
     });
+  });
+
+  it("tells the first run to install the plugin, not the TypeScript project's dependencies", () => {
+    const lines = firstRunLines(
+      "/tmp/c",
+      { url: "https://mn1/xcatws" },
+      rendered.secrets,
+      "yaml",
+      "file:/opt/px",
+    );
+    expect(lines).toContain(
+      "    npm install -g file:/opt/px   # puts the plugin pulumi-resource-xcat on PATH",
+    );
+    expect(lines).not.toContain("    npm install");
+    expect(lines).toContain(
+      "    pulumi config set --secret kvmhost1-bmcpassword   # asks for it: bmcpassword of kvmhost1",
+    );
   });
 });

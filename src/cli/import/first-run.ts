@@ -37,6 +37,7 @@ export function firstRunLines(
   connection: ImportConnection,
   secrets: readonly FirstRunSecret[],
   language: "typescript" | "yaml" = "typescript",
+  packageSpec = "pulumi-xcat",
 ): string[] {
   const credential = connection.token
     ? ['    pulumi config set --secret xcat:token "$XCAT_TOKEN"         # the token the import used']
@@ -67,7 +68,8 @@ export function firstRunLines(
     `    cd ${shellQuote(resolve(out))}`,
     ...(language === "yaml"
       ? [
-          "    npm install -g pulumi-xcat  # puts pulumi-resource-xcat on PATH (or see docs/native-provider.md)",
+          `    npm install -g ${shellQuote(packageSpec)}   # puts the plugin pulumi-resource-xcat on PATH`,
+          "    # (or name the package's plugin/ folder in Pulumi.yaml: see the package's docs/native-provider.md)",
         ]
       : ["    npm install"]),
     "    pulumi login --local        # the state in ~/.pulumi; a team sets PULUMI_BACKEND_URL to its backend instead",

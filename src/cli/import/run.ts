@@ -58,7 +58,8 @@ Scope:
                           management node (site settings, policy rows, postscripts rows)
   --language LANG         typescript (default: the dynamic resources) or yaml (a Pulumi
                           YAML program for the native provider pulumi-resource-xcat)
-  --package-spec SPEC     how package.json names pulumi-xcat (default: this package's
+  --package-spec SPEC     how package.json (or, for yaml, the plugin install line) names
+                          pulumi-xcat (default: this package's
                           directory, as file:, since pulumi-xcat is not published)
   --help                  this text
 `;
@@ -492,7 +493,7 @@ function readme(
     "",
     "## First run",
     "",
-    ...firstRunLines(args.out, connection, program.secrets, args.language),
+    ...firstRunLines(args.out, connection, program.secrets, args.language, args.packageSpec),
     "Every resource has `adopt: true`: the first `up` takes each object over as it is and changes nothing",
     "on the server. The flag can go after that first `up`.",
     "",
