@@ -6,7 +6,8 @@
 import type { z } from "zod";
 import { routeById } from "../contract/routes";
 import type { TokenSource } from "./auth";
-import { createXcatError, isAlreadyExists, isNotFound, isXcatError } from "./errors";
+import { type CutOff, cancelledError } from "./cancelled";
+import { createXcatError, isAlreadyExists, isCancelled, isNotFound, isXcatError } from "./errors";
 import type { Limiter } from "./limiter";
 import {
   classifyFailure,
@@ -72,6 +73,8 @@ export interface EngineParts {
   readonly redactor: Redactor;
   readonly retry: ResolvedRetryOptions;
   readonly logger: XcatLogger;
+  /** The client's own signal (XcatClientOptions.signal): aborting it cancels every call. */
+  readonly cancel?: AbortSignal | undefined;
 }
 
 /** One HTTP exchange as the engine sends it; `display` is the redacted URL for messages. */
@@ -120,9 +123,17 @@ export class Engine {
     const what = `${method} ${display}`;
     const kind = spec.kind ?? defaultKind(method);
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
-    const state = { renewed: false, outcomeUnknown: false };
+    // A read or a token request changes nothing the caller manages, whatever became of it.
+    const changes = kind !== "read" && kind !== "token";
+    const state = { renewed: false, outcomeUnknown: false, sent: false, changes };
     const retry = spec.singleAttempt ? { ...this.#parts.retry, attempts: 1 } : this.#parts.retry;
     this.counters.calls += 1;
+    const { cancel } = this.#parts;
+    if (cancel?.aborted) throw cancelledError(cancel, { method, display, url }, "not sent");
+    const signal =
+      spec.options?.signal && cancel
+        ? AbortSignal.any([spec.options.signal, cancel])
+        : (spec.options?.signal ?? cancel);
 
     const attempt = async (attemptNumber: number): Promise<Answer> => {
       if (attemptNumber > 1) this.counters.retries += 1;
@@ -132,7 +143,7 @@ export class Engine {
         state.outcomeUnknown = false;
       }
       try {
-        return await this.#exchange(spec, { method, path, display, url, body }, state);
+        return await this.#exchange(spec, { method, path, display, url, body }, state, signal);
       } catch (error) {
         if (!isXcatError(error)) throw error;
         // A retried DELETE that finds nothing: an earlier attempt did the work.
@@ -152,7 +163,7 @@ export class Engine {
 
     try {
       return await runWithRetry(kind, retry, attempt, {
-        signal: spec.options?.signal,
+        signal,
         onRetry: ({ error, attempt: n, delayMs }) =>
           this.#parts.logger.info?.(
             `retrying ${method} ${display} in ${delayMs} ms (attempt ${n + 1} of ${retry.attempts}): ${this.#parts.redactor.text(error.message)}`,
@@ -160,6 +171,10 @@ export class Engine {
       });
     } catch (error) {
       this.counters.failures += 1;
+      // Cut off between attempts (p-retry's wait ends with the signal's reason): a write already
+      // sent by an earlier attempt may have been carried out.
+      if (cancel?.aborted && !isXcatError(error))
+        throw cancelledError(cancel, { method, display, url }, cutOff(state));
       throw error;
     }
   }
@@ -187,7 +202,12 @@ export class Engine {
     return found;
   }
 
-  async #exchange(spec: CallSpec, request: WireRequest, state: { renewed: boolean }): Promise<Answer> {
+  async #exchange(
+    spec: CallSpec,
+    request: WireRequest,
+    state: { renewed: boolean; sent: boolean; changes: boolean },
+    signal: AbortSignal | undefined,
+  ): Promise<Answer> {
     const tokens = spec.anonymous ? undefined : this.#parts.tokens;
     let token: string | undefined;
     if (tokens) {
@@ -199,7 +219,8 @@ export class Engine {
         throw error;
       }
     }
-    let response = await this.#send(request, token, spec.options?.signal);
+    const sending = { signal, state };
+    let response = await this.#send(request, token, sending);
     if (tokens && token !== undefined && !state.renewed && response.status >= 400) {
       const { messages } = parseErrorBody(response.text);
       if (isAuthenticationFailure(response.status, messages) && tokens.canRenew) {
@@ -213,7 +234,7 @@ export class Engine {
           if (isXcatError(error)) throw new StopRetrying(error);
           throw error;
         }
-        if (fresh !== undefined) response = await this.#send(request, fresh, spec.options?.signal);
+        if (fresh !== undefined) response = await this.#send(request, fresh, sending);
       }
     }
     return this.#interpret(response, spec, request);
@@ -222,13 +243,18 @@ export class Engine {
   async #send(
     request: WireRequest,
     token: string | undefined,
-    signal: AbortSignal | undefined,
+    sending: { signal: AbortSignal | undefined; state: { sent: boolean; changes: boolean } },
   ): Promise<RawResponse> {
+    const { signal } = sending;
+    const { cancel } = this.#parts;
     const headers: Record<string, string> = { accept: "application/json" };
     // xcatws only reads a body sent as JSON; a form content type makes it drop the body silently.
     if (request.body !== undefined) headers["content-type"] = "application/json";
     if (token !== undefined) headers["x-auth-token"] = token;
     return this.#parts.limiter.run(async () => {
+      // Cancelled while waiting for a slot: nothing goes out.
+      if (cancel?.aborted) throw cancelledError(cancel, request, "not sent");
+      sending.state.sent = true;
       this.counters.requests += 1;
       const started = performance.now();
       try {
@@ -243,6 +269,9 @@ export class Engine {
         );
         return response;
       } catch (error) {
+        // undici aborted the exchange: no answer was read, whatever the server did with it.
+        if (cancel?.aborted && !isCancelled(error))
+          throw cancelledError(cancel, request, cutOff(sending.state));
         if (isXcatError(error)) {
           this.#parts.logger.debug?.(
             `${request.method} ${request.display} -> ${this.#parts.redactor.text(error.message)}`,
@@ -371,4 +400,10 @@ export function parseBody<S extends z.ZodType>(
     `${answer.what} failed: ${answer.status} with an answer of the wrong shape${where}: ${issue?.message ?? "invalid"}`,
     { method, url: answer.url, status: answer.status, cause: result.error },
   );
+}
+
+/** What a call cut off by the client's signal may have done, by what it had sent. */
+function cutOff(state: { sent: boolean; changes: boolean }): CutOff {
+  if (!state.changes) return "changes nothing";
+  return state.sent ? "maybe applied" : "not sent";
 }

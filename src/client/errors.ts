@@ -18,6 +18,7 @@ export const XcatErrorCode = {
   tls: "XCAT_TLS",
   responseShape: "XCAT_RESPONSE_SHAPE",
   usage: "XCAT_USAGE",
+  cancelled: "XCAT_CANCELLED",
 } as const;
 export type XcatErrorCode = (typeof XcatErrorCode)[keyof typeof XcatErrorCode];
 
@@ -118,6 +119,11 @@ export const XcatTlsError = defineXcatError("XcatTlsError", XcatErrorCode.tls);
 export const XcatResponseShapeError = defineXcatError("XcatResponseShapeError", XcatErrorCode.responseShape);
 /** The caller passed something the client refuses to send (bad name, bad option, closed client). */
 export const XcatUsageError = defineXcatError("XcatUsageError", XcatErrorCode.usage);
+/**
+ * The client's `signal` was aborted: the request was cut off in flight (`maybeApplied` true for a
+ * write: it was sent and its answer never arrived) or never sent (`maybeApplied` false).
+ */
+export const XcatCancelledError = defineXcatError("XcatCancelledError", XcatErrorCode.cancelled);
 
 const CLASS_BY_CODE: Readonly<Record<XcatErrorCode, XcatErrorClass>> = {
   XCAT_HTTP: XcatHttpError,
@@ -129,6 +135,7 @@ const CLASS_BY_CODE: Readonly<Record<XcatErrorCode, XcatErrorClass>> = {
   XCAT_TLS: XcatTlsError,
   XCAT_RESPONSE_SHAPE: XcatResponseShapeError,
   XCAT_USAGE: XcatUsageError,
+  XCAT_CANCELLED: XcatCancelledError,
 };
 
 /**
@@ -243,6 +250,17 @@ export const isResponseShapeError = (error: unknown): error is XcatError =>
  * ```
  */
 export const isUsageError = (error: unknown): error is XcatError => hasCode(error, XcatErrorCode.usage);
+
+/**
+ * The client was cancelled (its `signal` aborted) before this request's answer arrived. For a write
+ * `maybeApplied` says whether it had been sent: then xCAT may or may not have carried it out.
+ *
+ * @example
+ * ```ts
+ * if (isCancelled(error) && error.maybeApplied) console.error("read the object back before trusting it");
+ * ```
+ */
+export const isCancelled = (error: unknown): error is XcatError => hasCode(error, XcatErrorCode.cancelled);
 
 /** Statuses that say "try again later": the request was not, or may not have been, carried out. */
 export const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([408, 429, 502, 503, 504]);

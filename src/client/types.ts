@@ -76,6 +76,13 @@ export interface XcatClientOptions {
    * caller there can be is waiting on them, instead of holding on for more (see {@link CallerGauge}).
    */
   readonly callers?: CallerGauge | undefined;
+  /**
+   * Cancels the client when aborted: every request in flight is cut off (undici aborts it) and
+   * every later call fails at once without being sent, with an XcatCancelledError whose
+   * `maybeApplied` is true for a write that was sent and never answered. Merged and batched
+   * requests are cancelled too, which a call's own `signal` cannot do (such calls are sent alone).
+   */
+  readonly signal?: AbortSignal | undefined;
   /** An undici dispatcher to send through (a MockAgent in tests, a proxy agent). Not closed by `close()`. */
   readonly dispatcher?: Dispatcher | undefined;
   readonly logger?: XcatLogger | undefined;

@@ -204,6 +204,7 @@ export class XcatClient {
         redactor: this.#redactor,
         retry,
         logger,
+        cancel: options.signal,
       },
       {
         tuning: batching === false ? undefined : batching === true ? {} : batching,

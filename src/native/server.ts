@@ -22,9 +22,15 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { ProviderConfigError, settingsFrom } from "../provider/config";
+import { engineCallers } from "../provider/engine-callers";
 import { withOperationScope } from "../provider/operation-scope";
-import { configureProcess } from "../provider/process-context";
+import {
+  cancelProcessRequests,
+  configureProcess,
+  processRequestsCancelled,
+} from "../provider/process-context";
 import * as runtime from "../provider/runtime";
+import { cancelledOperation, type EngineOperation } from "./cancelled";
 import { coreKind, parseUrn, secretKeysOf, shapeInputs } from "./kinds";
 import { decode, encode, type Properties, topLevelKeys } from "./wire";
 
@@ -56,6 +62,21 @@ function lookupIn(variables: ReadonlyMap<string, string> | Map<string, string>) 
 
 /** The controllers of operations in flight; Cancel aborts them all. */
 const inFlight = new Set<AbortController>();
+/** Runs an engine operation, reporting its failure after a Cancel as a cancelled operation. */
+async function reportingCancel<T>(
+  operation: EngineOperation,
+  urn: string,
+  run: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    // After a Cancel that found work under way, every failure is the cancel's doing.
+    if (!processRequestsCancelled()) throw error;
+    const { type, name } = parseUrn(urn);
+    throw cancelledOperation(error, operation, type, name);
+  }
+}
 
 /** Runs an operation under a cancel signal and the engine's deadline (seconds; 0: none). */
 async function scoped<T>(timeoutSeconds: number, operation: () => Promise<T>): Promise<T> {
@@ -204,7 +225,9 @@ export const resourceProviderHandlers: Record<string, Handler> = {
   create: unary(async (request: provproto.CreateRequest) => {
     const kind = kindOfUrn(request);
     const inputs = decode(request.getProperties());
-    const result = await scoped(request.getTimeout(), () => runtime.create(kind, inputs.values));
+    const result = await reportingCancel("create", request.getUrn(), () =>
+      scoped(request.getTimeout(), () => runtime.create(kind, inputs.values)),
+    );
     return new provproto.CreateResponse()
       .setId(result.id)
       .setProperties(encodeOutputs(kind, result.outs ?? {}, topLevelKeys(inputs.secretPaths)));
@@ -214,7 +237,9 @@ export const resourceProviderHandlers: Record<string, Handler> = {
     const kind = kindOfUrn(request);
     const props = decode(request.getProperties());
     const inputs = decode(request.getInputs());
-    const result = await runtime.read(kind, request.getId(), props.values);
+    const result = await reportingCancel("read", request.getUrn(), () =>
+      runtime.read(kind, request.getId(), props.values),
+    );
     const response = new provproto.ReadResponse();
     // No id: the object is gone (refresh drops it; an import fails, naming the id).
     if (!result.id) return response;
@@ -228,8 +253,8 @@ export const resourceProviderHandlers: Record<string, Handler> = {
     const kind = kindOfUrn(request);
     const olds = decode(request.getOlds()).values;
     const news = decode(request.getNews());
-    const result = await scoped(request.getTimeout(), () =>
-      runtime.update(kind, request.getId(), olds, news.values),
+    const result = await reportingCancel("update", request.getUrn(), () =>
+      scoped(request.getTimeout(), () => runtime.update(kind, request.getId(), olds, news.values)),
     );
     return new provproto.UpdateResponse().setProperties(
       encodeOutputs(kind, result.outs ?? {}, topLevelKeys(news.secretPaths)),
@@ -239,14 +264,22 @@ export const resourceProviderHandlers: Record<string, Handler> = {
   delete: unary(async (request: provproto.DeleteRequest) => {
     const kind = kindOfUrn(request);
     const props = decode(request.getProperties()).values;
-    await scoped(request.getTimeout(), () => runtime.delete(kind, request.getId(), props));
+    await reportingCancel("delete", request.getUrn(), () =>
+      scoped(request.getTimeout(), () => runtime.delete(kind, request.getId(), props)),
+    );
     return new Empty();
   }, kindOfUrn),
 
-  // Sent on Ctrl-C and also at the end of every run (the plugin host's Close): it aborts what is
-  // in flight and nothing else, so the Cancel after a normal run finds nothing to do.
+  // Sent on Ctrl-C and also at the end of every run (the plugin host's Close, once every step
+  // has ended): only a Cancel that finds the engine's calls under way cancels anything, so the
+  // Cancel after a normal run does nothing. One that does aborts the operations in flight (a
+  // Deployment starts no further batch) and the xCAT requests in flight, and refuses later ones:
+  // the engine starts no new step after a Cancel and closes the provider once the steps end.
   cancel: unary(async () => {
-    for (const controller of inFlight) controller.abort(new Error("the Pulumi engine asked to cancel"));
+    if (inFlight.size === 0 && engineCallers.inProgress() === 0) return new Empty();
+    const reason = new Error("the Pulumi engine asked to cancel");
+    cancelProcessRequests(reason);
+    for (const controller of inFlight) controller.abort(reason);
     inFlight.clear();
     return new Empty();
   }),

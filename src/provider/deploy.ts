@@ -8,7 +8,7 @@
  * per interval). Progress goes to `report` whenever a batch's counts change.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { isXcatError, type XcatClient } from "../client";
+import { isCancelled, isXcatError, type XcatClient } from "../client";
 import { compactNoderange } from "./node-batches";
 import { rollPhases, stopReason } from "./roll-plan";
 
@@ -74,7 +74,9 @@ function linesAbout(error: unknown, node: string): string[] {
  * became of each node. Never throws for a node's failure: failed nodes come back with
  * `deployed: false` and their last status. Before each batch it asks {@link stopReason}: after a
  * cancel, a failed canary, `maxFailures` failures or the deadline no new batch starts; the
- * batches in flight still run to their end (up to the deadline) and are reported.
+ * batches in flight still run to their end (up to the deadline) and are reported, unless the
+ * cancel also cut off the client's requests (a native provider's Cancel): then their nodes are
+ * reported as no longer watched, in the status last read.
  */
 export async function deploy(
   client: XcatClient,
@@ -165,10 +167,7 @@ export async function deployWith(
   let inFlight = 0;
   let stopped: string | undefined;
   let failedCanaries: string[] = [];
-  const onCancel = () =>
-    report(
-      `cancel received: ${inFlight} batch(es) in flight run to their end (up to the timeout); no new batch starts`,
-    );
+  const onCancel = () => report(`cancel received: no new batch starts (${inFlight} batch(es) in flight)`);
   plan.signal?.addEventListener("abort", onCancel, { once: true });
   const mayStart = (): boolean => {
     stopped ??= stopReason({
@@ -199,7 +198,8 @@ export async function deployWith(
     let reported = "";
     let reportedAt = Date.now();
     const started = Date.now();
-    while (pending.size > 0) {
+    let cutOff = false;
+    while (pending.size > 0 && !cutOff) {
       const left = deadline - Date.now();
       if (left <= 0) break;
       await sleep(Math.min(plan.pollMs, left));
@@ -207,6 +207,11 @@ export async function deployWith(
       try {
         read = await steps.progress([...pending], plan.osimage);
       } catch (error) {
+        // The client's requests were cancelled: nothing more can be read.
+        if (isCancelled(error)) {
+          cutOff = true;
+          break;
+        }
         // The client already retried transient failures; keep watching until the deadline
         // rather than lose what the other nodes did.
         report(
@@ -241,13 +246,8 @@ export async function deployWith(
     const minutes = Math.round((plan.timeoutMs / 60_000) * 100) / 100;
     for (const node of pending) {
       const seen = last.get(node);
-      states.set(
-        node,
-        failed(
-          `timed out after ${minutes} min in status ${seen?.status || "unknown"}`,
-          seen?.statusTime ?? "",
-        ),
-      );
+      const why = cutOff ? "cancelled while watching it" : `timed out after ${minutes} min`;
+      states.set(node, failed(`${why} in status ${seen?.status || "unknown"}`, seen?.statusTime ?? ""));
     }
   };
 

@@ -19,6 +19,30 @@ const clients = new Map<string, XcatClient>();
 const clientsByInput = new Map<string, XcatClient>();
 /** One connection check per client, shared by every resource that uses it. */
 const checks = new Map<XcatClient, Promise<void>>();
+/**
+ * The signal every xCAT client of this process is built with: {@link cancelProcessRequests}
+ * aborts it, which cuts off the requests in flight and refuses later ones (XcatClientOptions.signal).
+ */
+let cancellation = new AbortController();
+
+/**
+ * Cancels the process's xCAT requests for good: the ones in flight are aborted (a write among
+ * them fails as "may or may not have been applied"), later ones fail without being sent. For a
+ * native provider's Cancel while the engine's calls are under way; the process ends after it.
+ */
+export function cancelProcessRequests(reason: Error): void {
+  cancellation.abort(reason);
+}
+
+/** The signal the process's clients of every backend are built with. */
+export function processCancelSignal(): AbortSignal {
+  return cancellation.signal;
+}
+
+/** Whether {@link cancelProcessRequests} was called (since the last reset). */
+export function processRequestsCancelled(): boolean {
+  return cancellation.signal.aborted;
+}
 
 /** Records the provider settings from the engine's configure request. */
 export function configureProcess(lookup: (key: string) => string | undefined): void {
@@ -52,7 +76,12 @@ export function clientFor(connection: ConnectionInput | undefined): XcatClient {
   ]);
   let client = clients.get(key);
   if (!client) {
-    client = new XcatClient({ ...options, batching: current.batching, callers: engineCallers });
+    client = new XcatClient({
+      ...options,
+      batching: current.batching,
+      callers: engineCallers,
+      signal: processCancelSignal(),
+    });
     clients.set(key, client);
   }
   clientsByInput.set(input, client);
@@ -132,6 +161,7 @@ export function onProcessReset(reset: () => Promise<void>): void {
 /** Forgets settings and closes clients (tests run many configurations in one process). */
 export async function resetProcessContext(): Promise<void> {
   settings = undefined;
+  cancellation = new AbortController();
   await Promise.all(otherResets.map((reset) => reset()));
   forgetPlanned();
   checks.clear();

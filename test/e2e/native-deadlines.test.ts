@@ -4,21 +4,42 @@
  * hangs in the installer after about a minute, naming the node; SIGINT during a roll of 12 nodes
  * in batches of 4 starts no later batch. The engine sends the timeout with the Create call and
  * Cancel on Ctrl-C (pkg/resource/deploy/step.go, pkg/host/host.go at v3.259.0).
+ *
+ * The two cases run at the same time, each with an emulator of its own, so the file takes about
+ * as long as the minute the first one must last.
  */
 import { join, resolve } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { XcatClient } from "../../src/client";
 import { EMULATOR_DEFAULT_PASSWORD, type RunningEmulator, startEmulator } from "../../src/emulator";
 import { PulumiWorkspace } from "./support/pulumi-workspace";
 
-let emulator: RunningEmulator;
+const emulators: RunningEmulator[] = [];
 const workspaces: PulumiWorkspace[] = [];
 
-function nodesets(): number {
+function nodesets(emulator: RunningEmulator): number {
   return emulator.stats().byRoute["PUT /nodes/{noderange}/bootstate"] ?? 0;
 }
 
-async function rollWorkspace(nodes: string): Promise<PulumiWorkspace> {
+/** An emulator holding `nodes`, as nodeset wants them, whose nodes named in `hangNodes` hang. */
+async function emulatorWith(nodes: string, hangNodes: string[] = []): Promise<RunningEmulator> {
+  const emulator = await startEmulator({ bootSeconds: 4, hangNodes });
+  emulators.push(emulator);
+  const admin = new XcatClient({ url: emulator.url, username: "root", password: EMULATOR_DEFAULT_PASSWORD });
+  // Nodes as nodeset wants them (a netboot method and a MAC: xnba.pm refuses others) on a site
+  // whose DHCP runs elsewhere (site.dhcpsetup n), so the roll is about deadlines, not name services.
+  await admin.globalconf.setAttrs({ dhcpsetup: "n" });
+  await admin.nodes.create(nodes, {
+    groups: "compute,all",
+    mgt: "ipmi",
+    netboot: "xnba",
+    mac: "02:00:00:00:00:01",
+  });
+  await admin.close();
+  return emulator;
+}
+
+async function rollWorkspace(emulator: RunningEmulator, nodes: string): Promise<PulumiWorkspace> {
   const sandbox = inject("e2eSandbox");
   const ws = await PulumiWorkspace.create({
     programDir: resolve(import.meta.dirname, "programs/native-roll"),
@@ -26,10 +47,12 @@ async function rollWorkspace(nodes: string): Promise<PulumiWorkspace> {
     env: { PATH: `${join(sandbox, "node_modules", ".bin")}:${process.env.PATH ?? ""}` },
   });
   workspaces.push(ws);
-  await ws.setConfig("xcat:url", emulator.url);
-  await ws.setConfig("xcat:username", "root");
-  await ws.setConfig("xcat:password", EMULATOR_DEFAULT_PASSWORD, { secret: true });
-  await ws.setConfig("nodes", nodes);
+  await ws.run([
+    "config",
+    "set-all",
+    ...["--plaintext", `xcat:url=${emulator.url}`, "--plaintext", "xcat:username=root"],
+    ...["--secret", `xcat:password=${EMULATOR_DEFAULT_PASSWORD}`, "--plaintext", `nodes=${nodes}`],
+  ]);
   return ws;
 }
 
@@ -41,26 +64,14 @@ async function waitFor(condition: () => boolean, what: string, timeoutMs = 60_00
   }
 }
 
-beforeAll(async () => {
-  emulator = await startEmulator({ bootSeconds: 4, hangNodes: ["h01"] });
-  const admin = new XcatClient({ url: emulator.url, username: "root", password: EMULATOR_DEFAULT_PASSWORD });
-  // Nodes as nodeset wants them (a netboot method and a MAC: xnba.pm refuses others) on a site
-  // whose DHCP runs elsewhere (site.dhcpsetup n), so the roll is about deadlines, not name services.
-  await admin.globalconf.setAttrs({ dhcpsetup: "n" });
-  const bootable = { groups: "compute,all", mgt: "ipmi", netboot: "xnba", mac: "02:00:00:00:00:01" };
-  await admin.nodes.create("r02n[01-12]", bootable);
-  await admin.nodes.create("h01", bootable);
-  await admin.close();
-});
-
 afterAll(async () => {
   for (const ws of workspaces) await ws.dispose();
-  await emulator?.close();
+  for (const emulator of emulators) await emulator.close();
 });
 
-describe("native provider: customTimeouts and cancel", () => {
+describe.concurrent("native provider: customTimeouts and cancel", () => {
   it("a hanging node with customTimeouts create 1m fails after about a minute, naming the node", async () => {
-    const ws = await rollWorkspace("h01");
+    const ws = await rollWorkspace(await emulatorWith("h01", ["h01"]), "h01");
     const started = Date.now();
     const result = await ws.run(["up", "--yes", "--skip-preview"], { allowFailure: true });
     const seconds = (Date.now() - started) / 1000;
@@ -73,10 +84,11 @@ describe("native provider: customTimeouts and cancel", () => {
   }, 150_000);
 
   it("SIGINT during a roll of 12 nodes in batches of 4 starts no later batch", async () => {
-    const ws = await rollWorkspace("r02n[01-12]");
-    const before = nodesets();
+    const emulator = await emulatorWith("r02n[01-12]");
+    const ws = await rollWorkspace(emulator, "r02n[01-12]");
+    const before = nodesets(emulator);
     const up = ws.start(["up", "--yes", "--skip-preview"], { allowFailure: true });
-    await waitFor(() => nodesets() - before === 1, "the first batch's nodeset");
+    await waitFor(() => nodesets(emulator) - before === 1, "the first batch's nodeset");
     // Give the engine's progress a moment, then Ctrl-C as a terminal sends it.
     await new Promise((resolvePromise) => setTimeout(resolvePromise, 500));
     up.signal("SIGINT");
@@ -85,6 +97,6 @@ describe("native provider: customTimeouts and cancel", () => {
     expect(result.exitCode, output).not.toBe(0);
     expect(output).toMatch(/the roll was cancelled/);
     await new Promise((resolvePromise) => setTimeout(resolvePromise, 1000));
-    expect(nodesets() - before).toBe(1);
+    expect(nodesets(emulator) - before).toBe(1);
   }, 90_000);
 });

@@ -4,16 +4,37 @@
  * writes the program code for them (the YAML language host's GenerateProgram), and with that
  * code the next preview has no changes. Importing writes nothing to xCAT. Dynamic resources cannot
  * be imported this way (pulumi-notes.md 1.6): this is the native provider's reason to exist.
+ *
+ * The same hand-made cluster, read whole by `pulumi-xcat import --language yaml`, gives a YAML
+ * program whose first `up` adopts everything without a write and whose next preview is clean.
+ * That project finds the plugin as a user's would with the package installed beside it: through
+ * `plugins.providers[].path` naming the package's `plugin/` folder, not PATH.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { run as importCluster } from "../../src/cli/import/run";
 import { XcatClient } from "../../src/client";
 import { EMULATOR_DEFAULT_PASSWORD, type RunningEmulator, startEmulator } from "../../src/emulator";
 import { PulumiWorkspace } from "./support/pulumi-workspace";
 
 let emulator: RunningEmulator;
 let workspace: PulumiWorkspace;
+const workspaces: PulumiWorkspace[] = [];
+const BMC_PASSWORD = "handmade-bmc-4711";
+
+/** PATH without any folder holding a pulumi-resource-xcat (the checkout's node_modules/.bin). */
+const pathWithoutPlugin = () =>
+  (process.env.PATH ?? "")
+    .split(":")
+    .filter((dir) => dir !== "" && !existsSync(join(dir, "pulumi-resource-xcat")))
+    .join(":");
+
+/** The packed package's bins first on PATH: the engine finds pulumi-resource-xcat there. */
+const withPackedPlugin = () => ({
+  PATH: `${join(inject("e2eSandbox"), "node_modules", ".bin")}:${process.env.PATH ?? ""}`,
+});
 
 function writes(): number {
   return Object.entries(emulator.stats().byRoute)
@@ -25,6 +46,7 @@ beforeAll(async () => {
   emulator = await startEmulator();
   const admin = new XcatClient({ url: emulator.url, username: "root", password: EMULATOR_DEFAULT_PASSWORD });
   await admin.nodes.create("handmade01", { groups: "compute,all", mgt: "ipmi", ip: "10.0.0.77" });
+  await admin.nodes.create("handmade02", { groups: "compute,all", mgt: "ipmi", bmcpassword: BMC_PASSWORD });
   await admin.networks.create("net9", { net: "10.9.0.0", mask: "255.255.0.0", gateway: "10.9.0.1" });
   await admin.globalconf.setAttrs({ domain: "hand.example.org" });
   await admin.tables.setRows(
@@ -37,15 +59,16 @@ beforeAll(async () => {
   workspace = await PulumiWorkspace.create({
     programDir: resolve(import.meta.dirname, "programs/native-import"),
     sandboxDir: sandbox,
-    env: { PATH: `${join(sandbox, "node_modules", ".bin")}:${process.env.PATH ?? ""}` },
+    env: withPackedPlugin(),
   });
+  workspaces.push(workspace);
   await workspace.setConfig("xcat:url", emulator.url);
   await workspace.setConfig("xcat:username", "root");
   await workspace.setConfig("xcat:password", EMULATOR_DEFAULT_PASSWORD, { secret: true });
 });
 
 afterAll(async () => {
-  await workspace?.dispose();
+  for (const ws of workspaces) await ws.dispose();
   await emulator?.close();
 });
 
@@ -77,5 +100,53 @@ describe("pulumi import on the native provider", () => {
     const preview = await workspace.preview();
     expect(Object.keys(preview.changeSummary)).toEqual(["same"]);
     expect(preview.changeSummary.same).toBe(5);
+  }, 120_000);
+
+  it("pulumi-xcat import --language yaml writes a program whose first up sends no write and whose next preview is clean", async () => {
+    const sandbox = inject("e2eSandbox");
+    const out = await mkdtemp(join(sandbox, "yaml-import-"));
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      XCAT_URL: emulator.url,
+      XCAT_USERNAME: "root",
+      XCAT_PASSWORD: EMULATOR_DEFAULT_PASSWORD,
+    });
+    try {
+      expect(await importCluster(["--out", out, "--language", "yaml", "--tables", "routes"])).toBe(0);
+    } finally {
+      process.env = saved;
+    }
+    const program = readFileSync(join(out, "Pulumi.yaml"), "utf8");
+    expect(program).toContain("runtime: yaml");
+    expect(program).not.toContain(BMC_PASSWORD);
+
+    const ws = await PulumiWorkspace.create({
+      programDir: out,
+      sandboxDir: sandbox,
+      env: { PATH: pathWithoutPlugin() },
+    });
+    workspaces.push(ws);
+    // The packed package as the project's own dependency, and the plugin found only through the
+    // path (relative to the project's folder) that docs/native-provider.md gives.
+    symlinkSync(join(sandbox, "node_modules"), join(ws.programDir, "node_modules"), "dir");
+    writeFileSync(
+      join(ws.programDir, "Pulumi.yaml"),
+      `${program}plugins:\n  providers:\n    - name: xcat\n      path: node_modules/pulumi-xcat/plugin\n`,
+    );
+    await ws.run([
+      "config",
+      "set-all",
+      ...["--plaintext", `xcat:url=${emulator.url}`, "--plaintext", "xcat:username=root"],
+      ...["--secret", `xcat:password=${EMULATOR_DEFAULT_PASSWORD}`],
+      ...["--secret", `handmade02-bmcpassword=${BMC_PASSWORD}`],
+    ]);
+    const before = writes();
+    const changes = await ws.up();
+    expect(writes()).toBe(before);
+    expect(changes.create).toBeGreaterThanOrEqual(5);
+    const preview = await ws.preview();
+    expect(Object.keys(preview.changeSummary)).toEqual(["same"]);
+    const { text } = await ws.exportState();
+    expect(text).not.toContain(BMC_PASSWORD);
   }, 120_000);
 });

@@ -140,7 +140,7 @@ describe("a Deployment roll that stops, on the real engine", () => {
     const output = `${result.stdout}${result.stderr}`;
     expect(result.exitCode, output).not.toBe(0);
     expect(output).toMatch(printed);
-    expect(output).toMatch(/cancel received: 1 batch\(es\) in flight run to their end/);
+    expect(output).toMatch(/cancel received: no new batch starts \(1 batch\(es\) in flight\)/);
     expect(output).toMatch(/the roll stopped early: the roll was cancelled/);
     expect(output).toMatch(/8 node\(s\) were not started and keep their previous image: r02n\[05-12\]/);
     expect(output).not.toMatch(/r02n\[(05-08|09-12)\]: \S+ sent to/);

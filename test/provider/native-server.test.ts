@@ -6,41 +6,28 @@
  * alone (`pulumi import`), errors naming resource and field, and a Cancel with nothing in flight.
  */
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { XcatClient } from "../../src/client";
 import { EMULATOR_DEFAULT_PASSWORD, type RunningEmulator, startEmulator } from "../../src/emulator";
-import { resourceProviderHandlers, schemaText } from "../../src/native/server";
-import { decode, encode, secret } from "../../src/native/wire";
+import { schemaText } from "../../src/native/server";
+import { decode, secret } from "../../src/native/wire";
 import { resetProcessContext } from "../../src/provider/process-context";
+import { callHandler, configureNative, nativeUrn, struct } from "./native-support";
 
-const URN = (type: string, name: string) => `urn:pulumi:test::lab::xcat:index:${type}::${name}`;
+const URN = nativeUrn;
 let emulator: RunningEmulator;
 let admin: XcatClient;
 
-/** Calls a handler as grpc-js would and resolves with its response or rejects with its error. */
-function call<Response>(method: string, request: unknown): Promise<Response> {
-  return new Promise((resolvePromise, reject) => {
-    const handler = resourceProviderHandlers[method];
-    if (!handler) throw new Error(`no handler ${method}`);
-    handler({ request: request as never }, (error, response) =>
-      error ? reject(error) : resolvePromise(response as Response),
-    );
-  });
-}
-
-const struct = (values: Record<string, unknown>): Struct => encode(values, new Set());
+const call = callHandler;
 
 beforeAll(async () => {
   emulator = await startEmulator();
   admin = new XcatClient({ url: emulator.url, username: "root", password: EMULATOR_DEFAULT_PASSWORD });
-  await resetProcessContext();
-  const request = new provproto.ConfigureRequest().setAcceptsecrets(true);
-  const variables = request.getVariablesMap();
-  variables.set("xcat:config:url", emulator.url);
-  variables.set("xcat:config:username", "root");
-  variables.set("xcat:config:password", EMULATOR_DEFAULT_PASSWORD);
-  const configured = await call<provproto.ConfigureResponse>("configure", request);
+  const configured = await configureNative({
+    url: emulator.url,
+    username: "root",
+    password: EMULATOR_DEFAULT_PASSWORD,
+  });
   expect(configured.getAcceptsecrets()).toBe(true);
 });
 

@@ -36,6 +36,8 @@ export function firstRunLines(
   out: string,
   connection: ImportConnection,
   secrets: readonly FirstRunSecret[],
+  language: "typescript" | "yaml" = "typescript",
+  packageSpec = "pulumi-xcat",
 ): string[] {
   const credential = connection.token
     ? ['    pulumi config set --secret xcat:token "$XCAT_TOKEN"         # the token the import used']
@@ -64,7 +66,12 @@ export function firstRunLines(
     "keep it, every later `pulumi` command needs it):",
     "",
     `    cd ${shellQuote(resolve(out))}`,
-    "    npm install",
+    ...(language === "yaml"
+      ? [
+          `    npm install -g ${shellQuote(packageSpec)}   # puts the plugin pulumi-resource-xcat on PATH`,
+          "    # (or name the package's plugin/ folder in Pulumi.yaml: see the package's docs/native-provider.md)",
+        ]
+      : ["    npm install"]),
     "    pulumi login --local        # the state in ~/.pulumi; a team sets PULUMI_BACKEND_URL to its backend instead",
     "    pulumi stack init prod",
     `    pulumi config set xcat:url ${shellQuote(connection.url)}`,

@@ -1,6 +1,7 @@
 /**
  * `pulumi-xcat import`: reads a live xCAT in a bounded number of requests (one ALLRESOURCES GET
- * per object kind, one for the site table) and writes a ready-to-run Pulumi TypeScript project.
+ * per object kind, one for the site table) and writes a ready-to-run Pulumi project: TypeScript
+ * on the dynamic resources, or (`--language yaml`) a Pulumi YAML program for the native provider.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -24,7 +25,8 @@ import {
 } from "./findings";
 import { firstRunLines, type ImportConnection } from "./first-run";
 import { declaredAttributes, ownAttributes, splitGroups, XCATDEFAULTS } from "./inheritance";
-import { type ImportedCluster, renderProgram } from "./render";
+import { type ImportedCluster, type RenderedProgram, renderProgram } from "./render";
+import { renderYamlProgram } from "./render-yaml";
 import { findRuns } from "./runs";
 
 const KINDS = ["nodes", "groups", "osimages", "networks", "policy", "site"] as const;
@@ -54,7 +56,10 @@ Scope:
   --exclude PATTERN       leave out objects whose name matches (glob with *, repeatable)
   --include-defaults      also take what still holds the value xcatconfig gives a fresh
                           management node (site settings, policy rows, postscripts rows)
-  --package-spec SPEC     how package.json names pulumi-xcat (default: this package's
+  --language LANG         typescript (default: the dynamic resources) or yaml (a Pulumi
+                          YAML program for the native provider pulumi-resource-xcat)
+  --package-spec SPEC     how package.json (or, for yaml, the plugin install line) names
+                          pulumi-xcat (default: this package's
                           directory, as file:, since pulumi-xcat is not published)
   --help                  this text
 `;
@@ -69,7 +74,12 @@ interface ImportArgs {
   exclude: RegExp[];
   includeDefaults: boolean;
   packageSpec: string;
+  language: ImportLanguage;
 }
+
+/** The languages `--language` takes. */
+export const IMPORT_LANGUAGES = ["typescript", "yaml"] as const;
+export type ImportLanguage = (typeof IMPORT_LANGUAGES)[number];
 
 export function parseImportArgs(argv: readonly string[], env: NodeJS.ProcessEnv): ImportArgs | "help" {
   const merged: NodeJS.ProcessEnv = { ...env };
@@ -138,6 +148,13 @@ export function parseImportArgs(argv: readonly string[], env: NodeJS.ProcessEnv)
       case "--package-spec":
         parsed.packageSpec = next();
         break;
+      case "--language": {
+        const language = next();
+        if (!(IMPORT_LANGUAGES as readonly string[]).includes(language))
+          throw new Error(`--language: '${language}' is not one of ${IMPORT_LANGUAGES.join(", ")}`);
+        parsed.language = language as ImportLanguage;
+        break;
+      }
       default:
         throw new Error(`unknown option '${flag}' (see pulumi-xcat import --help)`);
     }
@@ -153,6 +170,7 @@ export function parseImportArgs(argv: readonly string[], env: NodeJS.ProcessEnv)
     exclude: parsed.exclude,
     includeDefaults: parsed.includeDefaults ?? false,
     packageSpec: parsed.packageSpec ?? `file:${join(__dirname, "..", "..", "..")}`,
+    language: parsed.language ?? "typescript",
   };
 }
 
@@ -169,7 +187,7 @@ export async function run(argv: readonly string[]): Promise<number> {
   const client = new XcatClient(clientOptionsFor(settings.connection, settings));
   try {
     const { cluster, left, findings } = await readCluster(client, args);
-    const program = renderProgram(cluster);
+    const program = args.language === "yaml" ? renderYamlProgram(cluster) : renderProgram(cluster);
     mkdirSync(args.out, { recursive: true });
     const connection = settings.connection;
     if (connection === undefined) throw new Error("no xCAT URL: give --url or XCAT_URL");
@@ -377,12 +395,23 @@ function supportedPulumiRange(): string {
 function writeProject(
   args: ImportArgs,
   connection: ImportConnection,
-  program: ReturnType<typeof renderProgram>,
+  program: RenderedProgram,
   cluster: ImportedCluster,
   left: readonly string[],
   findings: readonly Finding[],
 ): void {
   const file = (name: string, text: string) => writeFileSync(join(args.out, name), text);
+  if (args.language === "yaml") file("Pulumi.yaml", program.source);
+  else writeTypeScriptProject(args, program, file);
+  file("README.md", readme(args, connection, program, cluster, left, findings));
+}
+
+/** Pulumi.yaml, package.json, tsconfig.json and index.ts of the TypeScript project. */
+function writeTypeScriptProject(
+  args: ImportArgs,
+  program: RenderedProgram,
+  file: (name: string, text: string) => void,
+): void {
   file(
     "Pulumi.yaml",
     "name: xcat-cluster\nruntime: nodejs\ndescription: xCAT cluster imported by pulumi-xcat import\n",
@@ -419,13 +448,26 @@ function writeProject(
     )}\n`,
   );
   file("index.ts", program.source);
+}
+
+function readme(
+  args: ImportArgs,
+  connection: ImportConnection,
+  program: RenderedProgram,
+  cluster: ImportedCluster,
+  left: readonly string[],
+  findings: readonly Finding[],
+): string {
+  const yaml = args.language === "yaml";
   const nodes = cluster.singles.length + cluster.runs.reduce((sum, run) => sum + run.last - run.first + 1, 0);
-  const readme = [
+  return [
     "# xCAT cluster, imported",
     "",
     "Written by `pulumi-xcat import`. What it holds:",
     "",
-    `- ${nodes} nodes (${cluster.runs.length} regular runs written as loops, ${cluster.singles.length} single nodes)`,
+    yaml
+      ? `- ${nodes} nodes, each written out (YAML has no loops), in Pulumi.yaml for the native provider`
+      : `- ${nodes} nodes (${cluster.runs.length} regular runs written as loops, ${cluster.singles.length} single nodes)`,
     `- ${cluster.groups.length} groups, ${cluster.osimages.length} OS images, ${cluster.networks.length} networks, ${cluster.policies.length} policy rows, ${cluster.site.length} site settings, ${cluster.tableRows.length} table rows`,
     "",
     "## Left out",
@@ -451,7 +493,7 @@ function writeProject(
     "",
     "## First run",
     "",
-    ...firstRunLines(args.out, connection, program.secrets),
+    ...firstRunLines(args.out, connection, program.secrets, args.language, args.packageSpec),
     "Every resource has `adopt: true`: the first `up` takes each object over as it is and changes nothing",
     "on the server. The flag can go after that first `up`.",
     "",
@@ -463,5 +505,4 @@ function writeProject(
     "you remove `protect` for the objects you really mean to delete.",
     "",
   ].join("\n");
-  file("README.md", readme);
 }

@@ -37,6 +37,11 @@ export interface ConfluentClientOptions {
   /** Merge concurrent node reads into noderange requests (on by default). */
   readonly batching?: boolean | undefined;
   readonly logger?: XcatLogger | undefined;
+  /**
+   * Cancels the client when aborted, as XcatClientOptions.signal does: requests in flight are cut
+   * off, later ones fail without being sent (XcatCancelledError).
+   */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** A value Confluent stores: a string, a list (groups), or null to clear (item 9). */
@@ -122,6 +127,7 @@ export class ConfluentClient {
       basePath,
       username: options.username,
       password: options.password,
+      cancel: options.signal,
     });
     const send = this.#requester.send.bind(this.#requester);
     const reads = new NodeReadBatcher(

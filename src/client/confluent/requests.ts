@@ -9,7 +9,8 @@
  * idle for 90 s is gone, and a request with it answers 401. The client then sends Basic once
  * more, which opens a new session, before it reports an authentication failure.
  */
-import { createXcatError, type XcatError, type XcatErrorCode } from "../errors";
+import { cancelledError } from "../cancelled";
+import { createXcatError, isCancelled, type XcatError, type XcatErrorCode } from "../errors";
 import type { Limiter } from "../limiter";
 import type { Redactor } from "../redact";
 import { parseRetryAfter, type RequestKind, type ResolvedRetryOptions, runWithRetry } from "../retry";
@@ -38,6 +39,8 @@ export interface RequesterParts {
   readonly basePath: string;
   readonly username: string;
   readonly password: string;
+  /** The client's own signal (ConfluentClientOptions.signal): aborting it cancels every request. */
+  readonly cancel?: AbortSignal | undefined;
 }
 
 /** The session cookie Confluent sets (httpapi.py 3.15.6 line 408). */
@@ -65,14 +68,34 @@ export class Requester {
   /** Sends the request (with retries) and returns the parsed JSON body. */
   async send(request: ConfluentRequest): Promise<unknown> {
     const kind = request.kind ?? defaultKind(request.method);
-    return runWithRetry(kind, this.#parts.retry, () => this.#attempt(request), {
-      signal: request.signal,
-      onRetry: ({ error, attempt, delayMs }) =>
-        this.#parts.logger.info?.(
-          `${request.method} ${this.#display(request.path)}: attempt ${attempt} failed (${error.message}); ` +
-            `retrying in ${delayMs} ms`,
-        ),
-    });
+    const { cancel } = this.#parts;
+    const where = {
+      method: request.method,
+      display: this.#display(request.path),
+      url: this.#parts.redactor.url(`${this.#parts.baseUrl}${request.path}`),
+    };
+    if (cancel?.aborted) throw cancelledError(cancel, where, "not sent");
+    const signal =
+      request.signal && cancel ? AbortSignal.any([request.signal, cancel]) : (request.signal ?? cancel);
+    const sending = { ...request, signal };
+    const state = { sent: false };
+    try {
+      return await runWithRetry(kind, this.#parts.retry, () => this.#attempt(sending, state), {
+        signal,
+        onRetry: ({ error, attempt, delayMs }) =>
+          this.#parts.logger.info?.(
+            `${request.method} ${where.display}: attempt ${attempt} failed (${error.message}); ` +
+              `retrying in ${delayMs} ms`,
+          ),
+      });
+    } catch (error) {
+      // Cut off in flight or between attempts: a write already sent may have been carried out.
+      if (cancel?.aborted && !isCancelled(error)) {
+        const outcome = kind === "read" ? "changes nothing" : state.sent ? "maybe applied" : "not sent";
+        throw cancelledError(cancel, where, outcome);
+      }
+      throw error;
+    }
   }
 
   /** Ends the session on the server (`/sessions/current/logout`); errors are ignored. */
@@ -87,18 +110,22 @@ export class Requester {
   }
 
   /** One attempt; a 401 on a session that may have expired is answered by one Basic attempt. */
-  async #attempt(request: ConfluentRequest): Promise<unknown> {
+  async #attempt(request: ConfluentRequest, state: { sent: boolean }): Promise<unknown> {
     const withSession = this.#session !== undefined;
-    const response = await this.#exchange(request, withSession);
+    const response = await this.#exchange(request, withSession, state);
     if (response.status === 401 && withSession) {
       this.#session = undefined;
       this.#parts.logger.info?.("Confluent session expired; signing in again");
-      return this.#answer(request, await this.#exchange(request, false));
+      return this.#answer(request, await this.#exchange(request, false, state));
     }
     return this.#answer(request, response);
   }
 
-  async #exchange(request: ConfluentRequest, withSession: boolean): Promise<RawResponse> {
+  async #exchange(
+    request: ConfluentRequest,
+    withSession: boolean,
+    state: { sent: boolean } = { sent: false },
+  ): Promise<RawResponse> {
     const headers: Record<string, string> = { Accept: "application/json" };
     if (withSession && this.#session !== undefined) headers.ConfluentSession = this.#session;
     else headers.Authorization = this.#basic;
@@ -111,8 +138,12 @@ export class Requester {
       display,
     };
     const started = Date.now();
-    const response = await this.#parts.limiter.run(() =>
-      this.#parts.transport.send(
+    const { cancel } = this.#parts;
+    const response = await this.#parts.limiter.run(() => {
+      // Cancelled while waiting for a slot: nothing goes out.
+      if (cancel?.aborted) throw cancelledError(cancel, context, "not sent");
+      state.sent = true;
+      return this.#parts.transport.send(
         {
           method: request.method,
           path: `${this.#parts.basePath}${request.path}`,
@@ -121,8 +152,8 @@ export class Requester {
           signal: request.signal,
         },
         context,
-      ),
-    );
+      );
+    });
     this.#parts.logger.debug?.(
       `${request.method} ${display} → ${response.status} (${Date.now() - started} ms)`,
     );

@@ -6,7 +6,7 @@
 import { isAuthError, isNetworkError, isTimeoutError } from "../../client";
 import { ConfluentClient } from "../../client/confluent";
 import { type ConnectionInput, ProviderConfigError } from "../config";
-import { type BackendAccess, onProcessReset, processSettings } from "../process-context";
+import { type BackendAccess, onProcessReset, processCancelSignal, processSettings } from "../process-context";
 
 const clients = new Map<string, ConfluentClient>();
 const checks = new Map<ConfluentClient, Promise<void>>();
@@ -40,6 +40,7 @@ function clientFor(connection: ConnectionInput | undefined): ConfluentClient {
       ...(settings.maxRetries !== undefined ? { retry: { attempts: settings.maxRetries + 1 } } : {}),
       ...(settings.maxConcurrency !== undefined ? { maxConcurrency: settings.maxConcurrency } : {}),
       batching: settings.batching,
+      signal: processCancelSignal(),
       ...(settings.logLevel === "info" || settings.logLevel === "debug"
         ? {
             logger: {

@@ -1,0 +1,226 @@
+/**
+ * The imported cluster as a Pulumi YAML program for the native provider (pulumi-resource-xcat):
+ * the Pulumi.yaml that `pulumi-xcat import --language yaml` writes. YAML has no loops, so every
+ * node of a run is written out with its own values (those of the run at its number, with its
+ * overrides); everything else is as in the TypeScript program (render.ts): every resource adopts
+ * its object and is protected, OS images and VM hosts are referred to by `${key.name}`, and
+ * passwords come from stack config, made secret with `fn::secret`, never from the program text.
+ *
+ * Pulumi YAML (pulumi-yaml v1.25.0): a resource's key is its logical name and the name in
+ * `${key.property}` expressions, which allow letters, digits, `_` and `-` (no dots, which xCAT
+ * names may hold), so every resource sets its xCAT name explicitly and gets a key made of those
+ * characters. `${` in a string starts an expression; `$${` is a literal `${`.
+ */
+import type { ImportedCluster, RenderedProgram } from "./render";
+import { isPasswordAttribute } from "./render";
+import { type NodeEntry, type Run, runName, valueAt } from "./runs";
+
+/** A YAML scalar: JSON's double-quoted strings are YAML's, and `${` is escaped for Pulumi YAML. */
+const scalar = (text: string) => JSON.stringify(text.replaceAll("${", () => "$${"));
+
+/** A key as written before `:`, quoted unless plainly safe. */
+const yamlKey = (key: string) => (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(key) ? key : JSON.stringify(key));
+
+/** Unique resource keys usable in `${key.name}`. */
+class Keys {
+  readonly #taken = new Set<string>();
+  take(name: string, prefix: string): string {
+    let key = name.replace(/[^A-Za-z0-9_-]+/g, "-");
+    if (!/^[A-Za-z_]/.test(key)) key = `${prefix}-${key}`;
+    let unique = key;
+    for (let n = 2; this.#taken.has(unique); n++) unique = `${key}-${n}`;
+    this.#taken.add(unique);
+    return unique;
+  }
+}
+
+/** A value: a scalar, a `${...}` reference, or `fn::secret` of a config value. */
+type Value = { readonly text: string } | { readonly reference: string } | { readonly secretConfig: string };
+
+/** A resource as written: its key, type, properties in order, and the nodes it depends on. */
+interface YamlResource {
+  readonly key: string;
+  readonly type: string;
+  readonly properties: ReadonlyArray<
+    readonly [string, Value | readonly string[] | ReadonlyMap<string, Value>]
+  >;
+}
+
+function valueLines(value: Value, indent: string): string[] {
+  if ("text" in value) return [` ${scalar(value.text)}`];
+  if ("reference" in value) return [` \${${value.reference}}`];
+  return ["", `${indent}fn::secret: \${${value.secretConfig}}`];
+}
+
+function resourceLines(resource: YamlResource): string[] {
+  const lines = [`  ${resource.key}:`, `    type: ${resource.type}`, "    properties:"];
+  for (const [name, value] of resource.properties) {
+    if (Array.isArray(value)) {
+      lines.push(`      ${name}: [${(value as readonly string[]).map(scalar).join(", ")}]`);
+    } else if (value instanceof Map) {
+      lines.push(`      ${name}:`);
+      for (const [key, entry] of value as ReadonlyMap<string, Value>) {
+        const [first = "", ...rest] = valueLines(entry, "          ");
+        lines.push(`        ${yamlKey(key)}:${first}`, ...rest);
+      }
+    } else {
+      const [first = "", ...rest] = valueLines(value as Value, "        ");
+      lines.push(`      ${name}:${first}`, ...rest);
+    }
+  }
+  lines.push("    options:", "      protect: true");
+  return lines;
+}
+
+/** The nodes of a run, one by one: the run's values at each number, with the node's overrides. */
+export function expandRun(run: Run): NodeEntry[] {
+  const nodes: NodeEntry[] = [];
+  for (let n = run.first; n <= run.last; n++) {
+    const name = runName(run, n);
+    const attributes: Record<string, string> = {};
+    for (const [attribute, variation] of Object.entries(run.attributes))
+      attributes[attribute] = valueAt(variation, n - run.first);
+    const override = run.overrides[name];
+    for (const [attribute, own] of Object.entries(override?.attributes ?? {})) {
+      if (own === null) delete attributes[attribute];
+      else attributes[attribute] = own;
+    }
+    nodes.push({ name, groups: override?.groups ?? run.groups, attributes });
+  }
+  return nodes;
+}
+
+/**
+ * The Pulumi.yaml of the imported cluster (project name, `runtime: yaml`, the config keys of its
+ * secrets, the resources) and the secrets it asks for.
+ *
+ * @example
+ * const { source, secrets } = renderYamlProgram(cluster); // written as Pulumi.yaml
+ */
+export function renderYamlProgram(cluster: ImportedCluster): RenderedProgram {
+  const keys = new Keys();
+  const secrets: { key: string; holds: string }[] = [];
+  const images = new Map<string, string>();
+  const hosts = new Map<string, string>();
+  const resources: YamlResource[] = [];
+
+  const value = (objectName: string, attribute: string, text: string): Value => {
+    if (isPasswordAttribute(attribute)) {
+      const key = `${objectName}-${attribute}`.replace(/[^A-Za-z0-9-]/g, "-");
+      if (!secrets.some((secret) => secret.key === key))
+        secrets.push({ key, holds: `${attribute} of ${objectName}` });
+      return { secretConfig: key };
+    }
+    const image = attribute === "provmethod" ? images.get(text) : undefined;
+    if (image) return { reference: `${image}.name` };
+    const host = attribute === "vmhost" ? hosts.get(text) : undefined;
+    if (host) return { reference: `${host}.name` };
+    return { text };
+  };
+  const attributeMap = (objectName: string, attributes: Readonly<Record<string, string>>) =>
+    new Map(Object.entries(attributes).map(([name, text]) => [name, value(objectName, name, text)]));
+  const plain = (record: Readonly<Record<string, string>>) =>
+    new Map(Object.entries(record).map(([name, text]) => [name, { text } as Value]));
+  const adopt = ["adopt", { reference: "adopt" }] as const;
+
+  for (const [key, text] of cluster.site) {
+    resources.push({
+      key: keys.take(`site-${key}`, "site"),
+      type: "xcat:index:GlobalConfAttribute",
+      properties: [
+        ["name", { text: key }],
+        ["value", value("site", key, text)],
+      ],
+    });
+  }
+  for (const [name, attributes] of cluster.networks) {
+    const { net = "", mask = "", ...rest } = attributes;
+    resources.push({
+      key: keys.take(name, "network"),
+      type: "xcat:index:Network",
+      properties: [
+        ["name", { text: name }],
+        ["net", { text: net }],
+        ["mask", { text: mask }],
+        ...(Object.keys(rest).length > 0 ? [["attributes", attributeMap(name, rest)] as const] : []),
+        adopt,
+      ],
+    });
+  }
+  for (const [name, attributes] of cluster.osimages) {
+    const key = keys.take(name, "image");
+    images.set(name, key);
+    resources.push({
+      key,
+      type: "xcat:index:Osimage",
+      properties: [["name", { text: name }], ["attributes", attributeMap(name, attributes)], adopt],
+    });
+  }
+  for (const [priority, attributes] of cluster.policies) {
+    resources.push({
+      key: keys.take(`policy-${priority}`, "policy"),
+      type: "xcat:index:Policy",
+      properties: [
+        ["priority", { text: priority }],
+        ["attributes", attributeMap(`policy-${priority}`, attributes)],
+        adopt,
+      ],
+    });
+  }
+  for (const [name, attributes] of cluster.groups) {
+    resources.push({
+      key: keys.take(name, "group"),
+      type: "xcat:index:Group",
+      properties: [["name", { text: name }], ["attributes", attributeMap(name, attributes)], adopt],
+    });
+  }
+  for (const row of cluster.tableRows) {
+    resources.push({
+      key: keys.take(`${row.table}-${Object.values(row.keys).join("-")}`, "row"),
+      type: "xcat:index:TableRow",
+      properties: [
+        ["table", { text: row.table }],
+        ["keys", plain(row.keys)],
+        ["values", plain(row.values)],
+        adopt,
+      ],
+    });
+  }
+  // VM hosts before their guests, so a guest's vmhost can refer to its host's resource.
+  const nodes = [...cluster.runs.flatMap(expandRun), ...cluster.singles].sort(
+    (a, b) => Number(a.attributes.vmhost !== undefined) - Number(b.attributes.vmhost !== undefined),
+  );
+  const vmHosts = new Set(nodes.map((node) => node.attributes.vmhost).filter((host) => host !== undefined));
+  for (const node of nodes) {
+    const key = keys.take(node.name, "node");
+    if (vmHosts.has(node.name)) hosts.set(node.name, key);
+    resources.push({
+      key,
+      type: "xcat:index:Node",
+      properties: [
+        ["name", { text: node.name }],
+        ["groups", node.groups],
+        ["attributes", attributeMap(node.name, node.attributes)],
+        adopt,
+      ],
+    });
+  }
+
+  const lines = [
+    "# An xCAT cluster imported by `pulumi-xcat import --language yaml`, for the native provider",
+    "# pulumi-resource-xcat. Imported objects are protected: `pulumi destroy` or deleting a resource",
+    "# fails until you remove its `protect` (see README.md). `adopt: true` takes each object over as",
+    "# it is; it can go after the first `up`.",
+    "name: xcat-cluster",
+    "runtime: yaml",
+    "description: xCAT cluster imported by pulumi-xcat import",
+  ];
+  if (secrets.length > 0) {
+    lines.push("config:");
+    for (const secret of secrets) lines.push(`  ${yamlKey(secret.key)}:`, "    type: string");
+  }
+  lines.push("variables:", "  adopt: true");
+  lines.push(resources.length > 0 ? "resources:" : "resources: {}");
+  for (const resource of resources) lines.push(...resourceLines(resource));
+  return { source: `${lines.join("\n")}\n`, secrets };
+}
