@@ -44,10 +44,17 @@ async function waitFor(condition: () => boolean, what: string, timeoutMs = 60_00
 beforeAll(async () => {
   emulator = await startEmulator({ bootSeconds: 4, hangNodes: ["h01"] });
   const admin = new XcatClient({ url: emulator.url, username: "root", password: EMULATOR_DEFAULT_PASSWORD });
-  // Nodes as nodeset wants them (a netboot method and a MAC: xnba.pm refuses others) on a site
-  // whose DHCP runs elsewhere (site.dhcpsetup n), so the roll is about deadlines, not name services.
+  // Nodes as nodeset wants them (a netboot method, an address and a MAC: xnba.pm master:657-672
+  // and destiny.pm:415-438 refuse others) on a site whose DHCP runs elsewhere (site.dhcpsetup n),
+  // so the roll is about deadlines, not name services.
   await admin.globalconf.setAttrs({ dhcpsetup: "n" });
-  const bootable = { groups: "compute,all", mgt: "ipmi", netboot: "xnba", mac: "02:00:00:00:00:01" };
+  const bootable = {
+    groups: "compute,all",
+    mgt: "ipmi",
+    netboot: "xnba",
+    mac: "02:00:00:00:00:01",
+    ip: "|\\D+(\\d+)$|10.9.0.($1+0)|",
+  };
   await admin.nodes.create("r02n[01-12]", bootable);
   await admin.nodes.create("h01", bootable);
   await admin.close();

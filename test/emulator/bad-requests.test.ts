@@ -60,7 +60,7 @@ describe("bad requests", () => {
     unchanged();
   });
 
-  it("the CGI cuts the message at the first ` at /`, even inside the shown body text (xcatws.cgi master:3476-3478)", async () => {
+  it("the CGI cuts the message at the first ` at /`, even inside the shown body text, as the real 2.19 did (xcatws.cgi master:3476-3478)", async () => {
     const reply = await call(env.xcat, "PUT", "/nodes/n1", { raw: '{"a":1} b at /x' });
     expect(reply.json).toEqual({
       error: 'garbage after JSON object, at character offset 8 (before "b\n',
@@ -107,6 +107,24 @@ describe("bad requests", () => {
     const options = await call(env.xcat, "POST", "/nodes/n3", { body: { options: "-f", groups: "all" } });
     expect(options.status).toBe(500);
     expect(options.contentType).toMatch(/text\/html/);
+    // Apache 2.4.71's page with no ServerAdmin set, byte for byte as the real 2.19's Apache sent it.
+    expect(options.text).toBe(
+      '<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01//EN" "http://www.w3.org/TR/html4/strict.dtd">\n<html><head>\n<title>500 Internal Server Error</title>\n</head><body>\n<h1>Internal Server Error</h1>\n<p>The server encountered an internal error or\nmisconfiguration and was unable to complete\nyour request.</p>\n<p>Please contact the server administrator at \n [no address given] to inform them of the time this error occurred,\n and the actions you performed just before this error.</p>\n<p>More information about this error may be available\nin the server error log.</p>\n</body></html>\n',
+    );
+    unchanged();
+  });
+
+  it("nodecopy with neither src nor target: xdcp gets no arguments and xdsh.pm dies (xcatws.cgi master:2267-2273, xdsh.pm:294, xcatd:2105-2117)", async () => {
+    const reply = await call(env.xcat, "POST", "/nodes/n1/nodecopy", { body: {} });
+    expect([reply.status, reply.json]).toEqual([
+      403,
+      {
+        error: [
+          "xdsh: Can't use an undefined value as an ARRAY reference at /opt/xcat/lib/perl/xCAT_plugin/xdsh.pm line 294. [nodes: n1]",
+        ],
+        errorcode: "1",
+      },
+    ]);
     unchanged();
   });
 
