@@ -41,7 +41,9 @@ const priority = "8.4321";
 
 /**
  * [method, path, body (a string is sent as is), options]; `machine`: the answer depends on the
- * machine (counted apart); `list`: an answer listing names, compared on the prefixed ones only.
+ * machine (counted apart); `list`: an answer listing names, compared on the prefixed ones only;
+ * `rows`: table rows, compared on the rows of prefixed nodes only. BMC addresses are on
+ * 127.0.10.x where nothing answers, so no request reaches hardware.
  */
 const EXCHANGES = [
   ["POST", "/tokens", { userName: user, userPW: password }],
@@ -64,9 +66,9 @@ const EXCHANGES = [
   ["PUT", `/nodes/${p}n1`, { ip: "" }],
   ["GET", `/nodes/${p}n1/attrs/ip,usercomment`],
   ["PUT", `/nodes/${p}n1`, { nosuchattr: "1" }],
-  ["PUT", `/nodes/${p}n1`, { bmc: "10.1.0.1" }],
-  ["PUT", `/nodes/${p}nb`, { bmc: "10.1.0.2", usercomment: "y" }],
-  ["PUT", `/nodes/${p}nb`, { bmc: "10.1.0.2", bmcpassword: "p", usercomment: "y" }],
+  ["PUT", `/nodes/${p}n1`, { bmc: "127.0.10.201" }],
+  ["PUT", `/nodes/${p}nb`, { bmc: "127.0.10.202", usercomment: "y" }],
+  ["PUT", `/nodes/${p}nb`, { bmc: "127.0.10.202", bmcpassword: "p", usercomment: "y" }],
   ["GET", `/nodes/${p}nb/attrs/bmc,usercomment`],
   ["PUT", `/nodes/${p}n4`, { mgt: "ipmi" }],
   ["POST", `/nodes/${p}n5`, {}],
@@ -189,6 +191,48 @@ const EXCHANGES = [
   ["GET", "/services/slpnodes", undefined, { machine: true }],
   ["GET", "/localres/interface"],
   ["GET", "/localres/adapters/detail"],
+  // What `pulumi-xcat review`, Deployment and PowerState send, in the client's own forms:
+  // review's one table read, Deployment's image check, status reads, nodeset/rsetboot/rpower and
+  // the destroy's nodeset offline and rpower off, PowerState's node list and rpower.
+  [
+    "PUT",
+    `/osimages/${p}dimg`,
+    { imagetype: "linux", provmethod: "netboot", osvers: "rhels9.4", osarch: "x86_64", profile: "compute" },
+  ],
+  [
+    "POST",
+    `/nodes/${p}d[1-2]`,
+    {
+      groups: `${p}dgrp`,
+      mgt: "ipmi",
+      netboot: "xnba",
+      ip: "|\\D+(\\d+)$|10.96.0.($1+0)|",
+      mac: "|\\D+(\\d+)$|02:00:00:00:00:0($1+0)|",
+      bmc: "|\\D+(\\d+)$|127.0.10.2($1+0)|",
+    },
+  ],
+  ["POST", `/nodes/${p}d3`, { groups: `${p}dgrp`, netboot: "xnba", mac: "02:00:00:00:00:03" }],
+  ["POST", `/nodes/${p}d4`, { groups: `${p}dgrp`, netboot: "xnba", ip: "10.96.0.4" }],
+  ["GET", "/tables/hosts,nodelist,noderes,nodetype/rows", undefined, { rows: true }],
+  ["GET", `/osimages/${p}dimg`],
+  ["GET", `/osimages/${p}dnoimg`],
+  ["GET", `/nodes/${p}d[1-2]/attrs/provmethod,status,statustime`],
+  ["PUT", `/nodes/${p}d3/bootstate`, { osimage: `${p}dimg` }],
+  ["PUT", `/nodes/${p}d4/bootstate`, { osimage: `${p}dimg` }],
+  ["PUT", `/nodes/${p}d3,${p}d4/bootstate`, { osimage: `${p}dimg` }],
+  ["GET", `/nodes/${p}d3,${p}d4/attrs/provmethod,os,currstate`],
+  // The MN has no DHCP server and the BMCs do not exist: machine-dependent.
+  ["PUT", `/nodes/${p}d[1-2]/bootstate`, { osimage: `${p}dimg` }, { machine: true }],
+  ["PUT", `/nodes/${p}d[1-2]/nextboot`, { order: "net" }, { machine: true }],
+  ["PUT", `/nodes/${p}d[1-2]/power`, { action: "boot" }, { machine: true }],
+  ["GET", `/nodes/${p}d[1-2]/attrs/status,statustime`],
+  ["GET", `/nodes/${p}d[1-2]/attrs/groups`],
+  ["PUT", `/nodes/${p}d[1-2]/bootstate`, { state: "offline" }, { machine: true }],
+  ["PUT", `/nodes/${p}d[1-2]/power`, { action: "off" }, { machine: true }],
+  ["GET", `/nodes/${p}d[1-2]/power`, undefined, { machine: true }],
+  ["DELETE", `/nodes/${p}d[1-4]`],
+  ["DELETE", `/osimages/${p}dimg`],
+  ["DELETE", `/tables/nodegroup/rows/groupname=${p}dgrp`],
   ["DELETE", `/nodes/${p}n[1-6],${p}nb`],
   ["GET", `/nodes/${p}n1`],
   ["DELETE", `/tables/nodegroup/rows/groupname=${p}grp`],
@@ -229,8 +273,24 @@ function request(base, method, path, body, auth, caCert) {
   });
 }
 
+/**
+ * The management node's host name, as xcatd names itself in `xcatdsource` (xcatd puts it in
+ * every table answer); nodeset's plugins also end a failure with it ("... on <host>.").
+ */
+async function hostNameOf(base, caCert) {
+  const reply = await request(
+    base,
+    "GET",
+    "/tables/site/rows/key=xcatdport/value",
+    undefined,
+    undefined,
+    caCert,
+  );
+  return /"xcatdsource":"([^"]+)"/.exec(reply.text)?.[1];
+}
+
 /** The parts of an answer that do not depend on the machine, as a comparable string. */
-function normalize(text, options) {
+function normalize(text, options, hostName) {
   let value;
   try {
     value = JSON.parse(text);
@@ -241,9 +301,16 @@ function normalize(text, options) {
     if (Array.isArray(v)) {
       const items = v.map(walk);
       if (options.list) return items.filter((i) => typeof i !== "string" || i.startsWith(p)).sort();
+      if (options.rows) {
+        return items
+          .filter((row) => typeof row?.node === "string" && row.node.startsWith(p))
+          .sort((a, b) => (a.node < b.node ? -1 : a.node > b.node ? 1 : 0));
+      }
       // Lines of one error answer come in Perl's hash order on a real node.
       return items.every((i) => typeof i === "string") ? [...items].sort() : items;
     }
+    // "Failed to generate xnba configurations for some node(s) on <host>. ..." (xnba.pm:747).
+    if (typeof v === "string" && hostName) return v.replaceAll(` on ${hostName}. `, " on <mn>. ");
     if (v && typeof v === "object") {
       const out = {};
       for (const key of Object.keys(v).sort()) {
@@ -264,13 +331,16 @@ function normalize(text, options) {
 // The emulator takes the same account, so the bodies that carry it are the same.
 const emulator = await startEmulator({ user, password, xcatVersion: args["xcat-version"] });
 const results = [];
+const [realHost, emulatorHost] = [await hostNameOf(realUrl, ca), await hostNameOf(emulator.url)];
 try {
   for (const [method, path, body, options = {}] of EXCHANGES) {
     const [real, emu] = [
       await request(realUrl, method, path, body, options.auth, ca),
       await request(emulator.url, method, path, body, options.auth),
     ];
-    const same = real.status === emu.status && normalize(real.text, options) === normalize(emu.text, options);
+    const same =
+      real.status === emu.status &&
+      normalize(real.text, options, realHost) === normalize(emu.text, options, emulatorHost);
     results.push({ method, path, body, options, real, emu, same });
     process.stderr.write(same ? "." : options.machine ? "m" : "x");
   }

@@ -45,6 +45,8 @@ Options:
                       nodes plus login, KVM and VM nodes), demo-600 (= racks:20x30) or a JSON file
   --xcat-version V    the xCAT release to behave as where releases differ: 2.16.5, 2.17.0,
                       2.18.2 or 2.19 (default 2.19; see docs/xcat-versions.md)
+  --json-decoder M    the Perl JSON module whose messages a malformed body gets: JSON::XS
+                      (default; what JSON.pm uses when it is installed) or JSON::PP
   --help              show this help
 `;
 
@@ -119,6 +121,14 @@ export function parseArgs(argv: readonly string[]): {
           );
         }
         options.xcatVersion = version;
+        break;
+      }
+      case "--json-decoder": {
+        const decoder = value();
+        if (decoder !== "JSON::XS" && decoder !== "JSON::PP") {
+          throw new UsageError(`invalid value for --json-decoder: ${decoder} (JSON::XS or JSON::PP)`);
+        }
+        options.jsonDecoder = decoder;
         break;
       }
       default:

@@ -7,6 +7,7 @@
 
 export { XCAT_VERSIONS, type XcatVersion } from "../contract/xcat-versions";
 export { EMULATOR_DEFAULT_PASSWORD, EMULATOR_DEFAULT_USER } from "./default-account";
+export type { JsonDecoder } from "./http/request-params";
 export type { EmulatorOptions, EmulatorStats, RunningEmulator } from "./options";
 export { startEmulator } from "./start-emulator";
 export type { EmulatorState } from "./state";

@@ -3,6 +3,7 @@
  */
 import type { XcatVersion } from "../contract/xcat-versions";
 import type { EMULATOR_DEFAULT_PASSWORD } from "./default-account";
+import type { JsonDecoder } from "./http/request-params";
 import type { ClusterSeed } from "./seed-cluster";
 import type { EmulatorState } from "./state";
 import type { MnInterface } from "./store/mn-interfaces";
@@ -60,6 +61,12 @@ export interface EmulatorOptions {
    * whose only_if condition fails, and each knows its own attributes. Default: the newest.
    */
   readonly xcatVersion?: XcatVersion;
+  /**
+   * The Perl module the emulated CGI decodes request bodies with, which words the 400 answer to a
+   * malformed body: JSON.pm uses JSON::XS when it is installed (as on Debian, where libjson-perl
+   * recommends it), else JSON::PP. Default JSON::XS.
+   */
+  readonly jsonDecoder?: JsonDecoder;
   /** Deterministic faults for tests. */
   readonly faults?: {
     /** The next `times` requests fail with `status` (or a dropped connection), before or after being applied. */

@@ -57,7 +57,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     options.costModel === "xcat"
       ? createCostModel({ mnCpus: options.mnCpus, costScale: options.costScale })
       : undefined;
-  const listener = createListener({ store, faults, stats, cost });
+  const listener = createListener({ store, faults, stats, cost, jsonDecoder: options.jsonDecoder });
   const host = options.host ?? "127.0.0.1";
 
   let server: Server;

@@ -28,7 +28,13 @@ describe("pulumi-xcat review of a hand-made cluster's change", () => {
     await admin.groups.update("compute", { provmethod: "rocky9.3" });
     await admin.groups.update("rack03", { xcatmaster: "10.0.0.1", servicenode: "sn01", rack: "03" });
     for (let i = 1; i <= 10; i++) {
-      await admin.nodes.create(`r02n${pad(i)}`, { groups: "compute,rack02,all", ip: `10.2.0.${i}` });
+      // Bootable, as the Deployment's preview wants (a netboot method and a MAC).
+      await admin.nodes.create(`r02n${pad(i)}`, {
+        groups: "compute,rack02,all",
+        ip: `10.2.0.${i}`,
+        netboot: "xnba",
+        mac: `52:54:00:00:02:${pad(i)}`,
+      });
     }
     for (let i = 1; i <= 5; i++) {
       await admin.nodes.create(`r03n${pad(i)}`, { groups: "rack03,compute,all", ip: `10.3.0.${i}` });

@@ -75,6 +75,8 @@ describe("a Deployment roll that stops, on the real engine", () => {
       mgt: "ipmi",
       netboot: "xnba",
       mac: "02:00:00:00:00:01",
+      // An address per node, as nodeset's plugin needs one (xnba.pm master:657-672).
+      ip: "|\\D+(\\d+)$|10.9.0.($1+0)|",
     });
     await admin.close();
     workspace = await PulumiWorkspace.create({

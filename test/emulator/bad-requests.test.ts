@@ -30,19 +30,42 @@ describe("bad requests", () => {
     unchanged();
   });
 
-  it("the 400 text is JSON::PP's, byte for byte (xcatws.cgi:3473-3480; JSON::PP 4.07, as recorded in test/unit/perl-json.test.ts)", async () => {
-    // xCAT-test restapi/policy/cases0 post_policy sends this body.
-    const reply = await call(env.xcat, "POST", "/policy/11", {
-      raw: '{"name":"root1",,"commands":"rpower"}',
-    });
+  // xCAT-test restapi/policy/cases0 post_policy sends this body.
+  const doubleComma = '{"name":"root1",,"commands":"rpower"}';
+
+  it("the 400 text is JSON::XS's by default, byte for byte, as the real 2.19 answered (xcatws.cgi master:3473-3480; JSON::XS 4.04, test/unit/perl-json-xs.test.ts)", async () => {
+    const reply = await call(env.xcat, "POST", "/policy/11", { raw: doubleComma });
     expect([reply.status, reply.json]).toEqual([
       400,
       {
-        error:
-          'unexpected end of string while parsing JSON string, at character offset 17 (before ""commands":"rpower"}...")\n',
+        error: `'"' expected, at character offset 16 (before ","commands":"rpower"...")\n`,
         errorcode: "2",
       },
     ]);
+    unchanged();
+  });
+
+  it('a body of white space is decoded and refused; an empty one and "0" are not decoded (`if ($pdata)`, xcatws.cgi master:3472)', async () => {
+    const blank = await call(env.xcat, "PUT", "/nodes/n1", { raw: " " });
+    expect([blank.status, blank.json]).toEqual([
+      400,
+      {
+        error:
+          'malformed JSON string, neither tag, array, object, number, string or atom, at character offset 1 (before "(end of string)")\n',
+        errorcode: "2",
+      },
+    ]);
+    const zero = await call(env.xcat, "POST", "/nodes/n9", { raw: "0" });
+    expect(zero.status).not.toBe(400);
+    unchanged();
+  });
+
+  it("the CGI cuts the message at the first ` at /`, even inside the shown body text, as the real 2.19 did (xcatws.cgi master:3476-3478)", async () => {
+    const reply = await call(env.xcat, "PUT", "/nodes/n1", { raw: '{"a":1} b at /x' });
+    expect(reply.json).toEqual({
+      error: 'garbage after JSON object, at character offset 8 (before "b\n',
+      errorcode: "2",
+    });
     unchanged();
   });
 
@@ -84,6 +107,24 @@ describe("bad requests", () => {
     const options = await call(env.xcat, "POST", "/nodes/n3", { body: { options: "-f", groups: "all" } });
     expect(options.status).toBe(500);
     expect(options.contentType).toMatch(/text\/html/);
+    // Apache 2.4.71's page with no ServerAdmin set, byte for byte as the real 2.19's Apache sent it.
+    expect(options.text).toBe(
+      '<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01//EN" "http://www.w3.org/TR/html4/strict.dtd">\n<html><head>\n<title>500 Internal Server Error</title>\n</head><body>\n<h1>Internal Server Error</h1>\n<p>The server encountered an internal error or\nmisconfiguration and was unable to complete\nyour request.</p>\n<p>Please contact the server administrator at \n [no address given] to inform them of the time this error occurred,\n and the actions you performed just before this error.</p>\n<p>More information about this error may be available\nin the server error log.</p>\n</body></html>\n',
+    );
+    unchanged();
+  });
+
+  it("nodecopy with neither src nor target: xdcp gets no arguments and xdsh.pm dies (xcatws.cgi master:2267-2273, xdsh.pm:294, xcatd:2105-2117)", async () => {
+    const reply = await call(env.xcat, "POST", "/nodes/n1/nodecopy", { body: {} });
+    expect([reply.status, reply.json]).toEqual([
+      403,
+      {
+        error: [
+          "xdsh: Can't use an undefined value as an ARRAY reference at /opt/xcat/lib/perl/xCAT_plugin/xdsh.pm line 294. [nodes: n1]",
+        ],
+        errorcode: "1",
+      },
+    ]);
     unchanged();
   });
 
@@ -142,5 +183,23 @@ describe("bad requests", () => {
 
   it("paths are case-sensitive (§1.1)", async () => {
     expect((await call(env.xcat, "GET", "/Nodes")).status).toBe(404);
+  });
+});
+
+describe("bad requests on a management node whose JSON.pm has only JSON::PP", () => {
+  const env = useEmulator({ jsonDecoder: "JSON::PP" });
+
+  it("the 400 text is JSON::PP's, byte for byte (JSON::PP 4.07, as recorded in test/unit/perl-json.test.ts)", async () => {
+    const reply = await call(env.xcat, "POST", "/policy/11", {
+      raw: '{"name":"root1",,"commands":"rpower"}',
+    });
+    expect([reply.status, reply.json]).toEqual([
+      400,
+      {
+        error:
+          'unexpected end of string while parsing JSON string, at character offset 17 (before ""commands":"rpower"}...")\n',
+        errorcode: "2",
+      },
+    ]);
   });
 });

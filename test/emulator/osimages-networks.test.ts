@@ -41,6 +41,52 @@ describe("osimages", () => {
     });
   });
 
+  it("copycds of a file the MN does not hold is refused before anything is read (copycds.pm master:143-150; as the real 2.19 answered)", async () => {
+    const reply = await call(env.xcat, "POST", "/osimages", { body: { iso: "/tmp/nosuch.iso" } });
+    expect([reply.status, reply.json]).toEqual([
+      403,
+      {
+        error: [
+          "The management server was unable to find/read /tmp/nosuch.iso. Ensure that file exists on the server at the specified location.",
+        ],
+        errorcode: "1",
+      },
+    ]);
+  });
+
+  it("genimage and packimage of an image with no linuximage row, and genimage without a pkglist, are refused (genimage.pm master:146-175, packimage.pm:159-175)", async () => {
+    // The attributes of this image all live in the osimage table: the real 2.19 answered so.
+    await call(env.xcat, "PUT", "/osimages/bare", {
+      body: {
+        imagetype: "linux",
+        provmethod: "netboot",
+        osvers: "rhels9.4",
+        osarch: "x86_64",
+        profile: "compute",
+      },
+    });
+    for (const action of ["gen", "pack"]) {
+      const reply = await call(env.xcat, "POST", "/osimages/bare/instance", { body: { action } });
+      expect([reply.status, reply.json]).toEqual([
+        403,
+        { error: ["Cannot find bare from the linuximage table."], errorcode: "1" },
+      ]);
+    }
+    // rmimage then finds no image directory, as on the real 2.19.
+    const rm = await call(env.xcat, "DELETE", "/osimages/bare/instance");
+    expect(rm.json).toEqual({
+      error: ["Image directory /install/netboot/rhels9.4/x86_64/compute does not exist"],
+      errorcode: "1",
+    });
+    await call(env.xcat, "PUT", "/osimages/bare", { body: { rootimgdir: "/install/netboot/bare" } });
+    const noPkglist = await call(env.xcat, "POST", "/osimages/bare/instance", { body: { action: "gen" } });
+    expect(noPkglist.json).toEqual({
+      error: ["A .pkglist file must be specified for image 'bare' in the linuximage table."],
+      errorcode: "1",
+    });
+    await call(env.xcat, "DELETE", "/osimages/bare");
+  });
+
   it("POST of an existing image is 403; PUT of a new one without imagetype gets NIM (§5.4, §9.4)", async () => {
     const again = await call(env.xcat, "POST", "/osimages/rhels8.8-x86_64-install-compute", {
       body: { profile: "x" },

@@ -80,16 +80,67 @@ describe("provisioning", () => {
     expect(reply.json).toEqual({ error: ["osimage.provmethod for noprov must be set."], errorcode: "1" });
   });
 
-  it("a node without a MAC gets its nodetype but no boot state (destiny.pm:415-438)", async () => {
-    // As the real 2.19 answered for a netboot=xnba node without mac: the error, provmethod kept.
-    await createNode(env.xcat, "nomac", { groups: "compute", mgt: "ipmi", netboot: "xnba" });
+  // The MN's host name ends xnba's failure line ($::myxcatname, xnba.pm master:633-634); the
+  // emulated MN is called xcatmn, the real one recorded here vm.
+  const xnbaFailed =
+    "Failed to generate xnba configurations for some node(s) on xcatmn. Check xCAT log file for more details.";
+
+  it("a node without a MAC gets its nodetype but no boot state (destiny.pm:415-447)", async () => {
+    // As the real 2.19 answered for a netboot=xnba node with an ip and no mac: the node error, the
+    // errorcode setdestiny ends with when no node is left (the CGI's "Failed with unknown
+    // reason."), xnba's failure line; provmethod, os, arch and profile kept.
+    await createNode(env.xcat, "nomac", { groups: "compute", mgt: "ipmi", netboot: "xnba", ip: "10.0.9.1" });
     const reply = await call(env.xcat, "PUT", "/nodes/nomac/bootstate", {
       body: { osimage: "rhels8-install" },
     });
-    expect(reply.json).toEqual({ error: ["nomac: No MAC address available for this node"], errorcode: "1" });
+    expect(reply.json).toEqual({
+      error: ["nomac: No MAC address available for this node", "Failed with unknown reason.", xnbaFailed],
+      errorcode: "1",
+    });
     expect(env.xcat.state.getObject("node", "nomac")).toMatchObject({ provmethod: "rhels8-install" });
     expect(env.xcat.state.getObject("node", "nomac")?.currstate).toBeUndefined();
     await call(env.xcat, "DELETE", "/nodes/nomac");
+  });
+
+  it("a node with no ip whose name does not resolve is left out before setdestiny (xnba.pm master:657-672, 733-748)", async () => {
+    // Recorded on the real 2.19: only xnba's failure line, nothing of the node written; the image
+    // is not even looked up (a missing one gives the same answer), nor the legacy states refused.
+    await createNode(env.xcat, "noaddr", {
+      groups: "compute",
+      mgt: "ipmi",
+      netboot: "xnba",
+      mac: "52:54:00:00:09:02",
+    });
+    for (const body of [{ osimage: "rhels8-install" }, { osimage: "nosuchimage" }, { state: "install" }]) {
+      const reply = await call(env.xcat, "PUT", "/nodes/noaddr/bootstate", { body });
+      expect([reply.status, reply.json]).toEqual([403, { error: [xnbaFailed], errorcode: "1" }]);
+    }
+    expect(env.xcat.state.getObject("node", "noaddr")?.provmethod).toBeUndefined();
+    // With a node that resolves: that one is set, the failure line comes after (xnba.pm:900-905);
+    // an image that does not exist is setdestiny's errorabort, and xnba returns without the line.
+    await createNode(env.xcat, "addr1", {
+      groups: "compute",
+      netboot: "xnba",
+      ip: "10.0.9.3",
+      mac: "52:54:00:00:09:03",
+    });
+    const mixed = await call(env.xcat, "PUT", "/nodes/addr1,noaddr/bootstate", { body: { state: "boot" } });
+    expect(mixed.json).toEqual({ error: [xnbaFailed], errorcode: "1" });
+    expect((await call(env.xcat, "GET", "/nodes/addr1/bootstate")).json).toEqual({
+      addr1: { bootstate: "boot" },
+    });
+    const missing = await call(env.xcat, "PUT", "/nodes/addr1,noaddr/bootstate", {
+      body: { osimage: "nosuchimage" },
+    });
+    expect(missing.json).toEqual({
+      error: ["Cannot find the OS image nosuchimage in the osimage table."],
+      errorcode: "1",
+    });
+    // Once its name resolves on the MN (an /etc/hosts line from makehosts, here from its ip) it is taken.
+    await call(env.xcat, "PUT", "/nodes/noaddr", { body: { ip: "10.0.9.2" } });
+    const taken = await call(env.xcat, "PUT", "/nodes/noaddr/bootstate", { body: { state: "boot" } });
+    expect(taken.status).toBe(200);
+    await call(env.xcat, "DELETE", "/nodes/noaddr,addr1");
   });
 
   it("legacy states are refused; nodeset osimage takes each node's own provmethod, per node (destiny.pm:286-392)", async () => {
@@ -109,6 +160,8 @@ describe("provisioning", () => {
       error: [
         "c01: OS image name must be specified in nodetype.provmethod",
         "c03: Cannot find the OS image gone in the osimage table",
+        // report_node_error marks them failed (destiny.pm master:397-404); xnba.pm:900-905.
+        "Failed to generate xnba configurations for some node(s) on xcatmn. Check xCAT log file for more details.",
       ],
       errorcode: "1",
     });

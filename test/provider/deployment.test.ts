@@ -32,6 +32,8 @@ async function defineCluster(h: ProviderHarness, range: string) {
     mgt: "ipmi",
     netboot: "xnba",
     mac: "02:00:00:00:00:01",
+    // An address per node, as nodeset's plugin needs one (xnba.pm master:657-672).
+    ip: "|\\D+(\\d+)$|10.9.($1/256).($1%256)|",
   });
 }
 
@@ -174,7 +176,8 @@ describe("xcat:Deployment provider", () => {
         waitFor: "none",
       });
       expect((outs.nodeStates as States).r01n01).toMatchObject({ status: "powering-on", deployed: true });
-      expect(h.emulator.stats().byRoute["GET /nodes/{noderange}/attrs/{attrs}"] ?? 0).toBe(before);
+      // The one read is preview's check of the nodes' netboot and mac; the roll reads no status.
+      expect(h.emulator.stats().byRoute["GET /nodes/{noderange}/attrs/{attrs}"] ?? 0).toBe(before + 1);
       expect(h.emulator.state.getHardware("r01n04").power).toBe("on");
     });
 
@@ -248,6 +251,34 @@ describe("xcat:Deployment provider", () => {
       );
       expect(writes(h)).toEqual(before);
       expect(h.emulator.state.getHardware("r01n01").nextboot).toBe("boot override inactive");
+    });
+
+    it("preview refuses nodes nodeset would refuse, naming each node and what it lacks, in one read", async () => {
+      // No netboot: no nodeset plugin takes the node (xnba.pm master:29); no MAC: setdestiny
+      // refuses it after writing its nodetype (destiny.pm master:415-438).
+      await h.admin.nodes.create("bare01", { groups: "all", ip: "10.9.1.1" });
+      await h.admin.nodes.create("nomac01", { groups: "all", netboot: "xnba", ip: "10.9.1.2" });
+      const reads = () => h.emulator.stats().byRoute["GET /nodes/{noderange}/attrs/{attrs}"] ?? 0;
+      const before = reads();
+      const checked = await h.check(KIND, {
+        nodes: ["r01n01", "bare01", "nomac01"],
+        osimage: "rhels9-compute",
+      });
+      expect(checked.failures).toEqual([
+        {
+          property: "nodes",
+          reason:
+            "xcat:Deployment: nodes: nodeset would refuse 2 node(s): bare01 (no netboot, no mac), nomac01 (no mac). " +
+            "Nothing was changed. Give each node a netboot method (noderes.netboot, e.g. xnba) and a MAC (mac.mac), on the node or its group.",
+        },
+      ]);
+      // One read of the nodes' netboot and mac, nothing written.
+      expect(reads() - before).toBe(1);
+      expect(h.emulator.state.getObject("node", "nomac01")?.provmethod).toBeUndefined();
+      // Nodes with both, inherited from their group, pass.
+      expect(
+        (await h.check(KIND, { nodes: "r01n[01-02]", osimage: "rhels9-compute" })).failures,
+      ).toBeUndefined();
     });
   });
 

@@ -35,6 +35,8 @@ async function defineRack(h: ProviderHarness) {
     mgt: "ipmi",
     netboot: "xnba",
     mac: "02:00:00:00:00:01",
+    // An address per node, as nodeset's plugin needs one (xnba.pm master:657-672).
+    ip: "|\\D+(\\d+)$|10.9.($1/256).($1%256)|",
   });
 }
 

@@ -5,6 +5,7 @@
 import { empty, type HandlerContext, json, type Output, verifiedNodes } from "../http/context";
 import { internalServerError, lackOfOperationData } from "../http/errors";
 import { perlString } from "../http/operands";
+import { CommandError } from "../store/errors";
 import type { NodeLines } from "../store/remote-commands";
 
 function noderange(ctx: HandlerContext): string {
@@ -101,9 +102,21 @@ export function nodeshell(ctx: HandlerContext): Output {
   return grouped(onNodes(ctx, "xdsh", [command], (nodes) => ctx.store.remote.shell(nodes, command, env)));
 }
 
-/** xdcp <src...> <target>: `src` must be an array (500 otherwise). */
+/**
+ * xdcp <src...> <target>: `src` must be an array (500 otherwise). With neither `src` nor `target`
+ * the CGI sends xdcp no arguments (xcatws.cgi master:2267-2273) and xdsh.pm's preprocess dies
+ * dereferencing them (xdsh.pm:294 at 2.16.5 to master); xcatd reports the death with the request's
+ * nodes (xcatd master:2105-2117), as the real 2.19 answered.
+ */
 export function nodecopy(ctx: HandlerContext): Output {
   const src = ctx.params.get("src");
+  if (src === undefined && ctx.params.get("target") === undefined) {
+    onNodes(ctx, "xdcp", [], (nodes) => {
+      throw new CommandError([
+        `xdsh: Can't use an undefined value as an ARRAY reference at /opt/xcat/lib/perl/xCAT_plugin/xdsh.pm line 294. [nodes: ${nodes.join(",")}]`,
+      ]);
+    });
+  }
   if (!Array.isArray(src)) throw internalServerError();
   const sources = src.map(perlString);
   const target = perlString(ctx.params.get("target") ?? "");

@@ -53,11 +53,12 @@ const REASONS: Record<number, string> = {
 const EXPLANATIONS: Record<number, string> = {
   404: "<p>The requested URL was not found on this server.</p>",
   413: "<p>The requested resource does not allow request data with POST requests, or the amount of data provided in\nthe request exceeds the capacity limit.</p>",
-  500: "<p>The server encountered an internal error or\nmisconfiguration and was unable to complete\nyour request.</p>",
+  // With no ServerAdmin configured, as on the real 2.19's Apache (2.4.71).
+  500: "<p>The server encountered an internal error or\nmisconfiguration and was unable to complete\nyour request.</p>\n<p>Please contact the server administrator at \n [no address given] to inform them of the time this error occurred,\n and the actions you performed just before this error.</p>\n<p>More information about this error may be available\nin the server error log.</p>",
 };
 
-/** Apache's default error document for a status. */
+/** Apache's default error document for a status, as Apache 2.4.71 writes it (HTML 4.01). */
 export function apachePage(status: number): string {
   const reason = REASONS[status] ?? "Error";
-  return `<!DOCTYPE HTML PUBLIC "-//IETF//DTD HTML 2.0//EN">\n<html><head>\n<title>${status} ${reason}</title>\n</head><body>\n<h1>${reason}</h1>\n${EXPLANATIONS[status] ?? ""}\n</body></html>\n`;
+  return `<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01//EN" "http://www.w3.org/TR/html4/strict.dtd">\n<html><head>\n<title>${status} ${reason}</title>\n</head><body>\n<h1>${reason}</h1>\n${EXPLANATIONS[status] ?? ""}\n</body></html>\n`;
 }

@@ -14,7 +14,7 @@ import type { XcatStore } from "../store/store";
 import type { AuthorizeOptions, CommandRecord, HandlerContext, Output } from "./context";
 import { ApacheError, apachePage, authenticationFailure, unsupportedResource, WebError } from "./errors";
 import { dataDumper, perlTrue, renderJson, xcoll, xmlEscape } from "./render";
-import { parseParams, type RequestParams } from "./request-params";
+import { type JsonDecoder, parseParams, type RequestParams } from "./request-params";
 import { matchRoute } from "./router";
 
 export interface PipelineRequest {
@@ -25,6 +25,8 @@ export interface PipelineRequest {
   readonly contentType: string;
   readonly token: string | undefined;
   readonly body: string;
+  /** The Perl JSON module the emulated CGI decodes bodies with (default JSON::XS). */
+  readonly jsonDecoder?: JsonDecoder;
 }
 
 export interface PipelineResponse {
@@ -91,7 +93,7 @@ export function runPipeline(store: XcatStore, req: PipelineRequest): PipelineRes
   // 1. Body first: a bad body is 400 whatever the path, compact, before pretty is known.
   let params: RequestParams;
   try {
-    params = parseParams(req.method, req.contentType, req.body, req.query);
+    params = parseParams(req.method, req.contentType, req.body, req.query, req.jsonDecoder);
   } catch (error) {
     if (error instanceof WebError) {
       return respond(error.status, renderJson({ error: error.message, errorcode: error.errorcode }, false));

@@ -9,6 +9,7 @@ import { GENERAL_PARAMS } from "../../contract/envelope";
 import { BODY_NOT_AN_OBJECT } from "../../contract/messages";
 import { WebError } from "./errors";
 import { perlJsonError } from "./perl-json";
+import { jsonXsError } from "./perl-json-xs";
 
 export type GeneralParam = (typeof GENERAL_PARAMS)[number];
 
@@ -22,13 +23,21 @@ export interface RequestParams {
 
 const GENERAL = new Set<string>(GENERAL_PARAMS);
 
+/** The Perl module JSON.pm decodes bodies with: JSON::XS when it is installed, else JSON::PP. */
+const NEITHER_MESSAGE = "malformed JSON string, neither array, object, number, string or atom";
+
+export type JsonDecoder = "JSON::XS" | "JSON::PP";
+
 /**
- * The CGI's 400 text for a body JSON::PP cannot decode (§3.1): the decoder's message, location
- * removed, newline kept. Should JSON.parse refuse what JSON::PP takes, JSON::PP's catch-all
- * message is used.
+ * The CGI's 400 text for a body the decoder refuses (§3.1), or undefined when it decodes. The
+ * decoder's croak ends ` at /<path of xcatws.cgi> line N.`; the CGI cuts from the first ` at /`
+ * to the end of the line and keeps the newline (xcatws.cgi master:3473-3480), so a body whose
+ * shown text holds ` at /` loses the rest too.
  */
-function jsonParseMessage(text: string): string {
-  return `${perlJsonError(text) ?? `malformed JSON string, neither array, object, number, string or atom, at character offset 0 (before "${text.slice(0, 20)}")`}\n`;
+function decoderMessage(text: string, decoder: JsonDecoder): string | undefined {
+  const message = decoder === "JSON::XS" ? jsonXsError(text) : perlJsonError(text);
+  if (message === undefined) return undefined;
+  return `${message} at /opt/xcat/ws/xcatws.cgi line 3473.\n`.replace(/ at \/[^\n]*/, "");
 }
 
 function isFormType(contentType: string): boolean {
@@ -45,17 +54,22 @@ export function parseParams(
   contentType: string,
   body: string,
   query: URLSearchParams,
+  decoder: JsonDecoder = "JSON::XS",
 ): RequestParams {
   let bodyObject: Record<string, unknown> = {};
   let hadBody = false;
   const readsBody =
     method === "PUT" || method === "POST" ? !isFormType(contentType) : /json/i.test(contentType);
-  if (readsBody && body.trim() !== "") {
+  // `if ($pdata)`: Perl skips an empty body and "0", not one of white space (xcatws.cgi master:3472).
+  if (readsBody && body !== "" && body !== "0") {
+    const refused = decoderMessage(body, decoder);
+    if (refused !== undefined) throw new WebError(400, refused);
     let parsed: unknown;
     try {
       parsed = JSON.parse(body);
     } catch {
-      throw new WebError(400, jsonParseMessage(body));
+      // Nothing the Perl decoders take is refused by JSON.parse; should that change, the catch-all.
+      throw new WebError(400, `${NEITHER_MESSAGE}, at character offset 0 (before "${body.slice(0, 20)}")\n`);
     }
     if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
       throw new WebError(400, BODY_NOT_AN_OBJECT);

@@ -16,6 +16,7 @@ import type { XcatStore } from "../store/store";
 import { apachePage } from "./errors";
 import { type PipelineResponse, runPipeline } from "./pipeline";
 import { renderJson } from "./render";
+import type { JsonDecoder } from "./request-params";
 import { matchRoute } from "./router";
 
 /**
@@ -89,6 +90,8 @@ export interface ListenerDeps {
   readonly stats: StatsCounter;
   /** Makes requests cost what a real management node takes (off when absent). */
   readonly cost?: CostModel | undefined;
+  /** The Perl JSON module whose messages bad bodies get (default JSON::XS). */
+  readonly jsonDecoder?: JsonDecoder | undefined;
 }
 
 function send(res: ServerResponse, status: number, contentType: string, body: string): void {
@@ -161,6 +164,7 @@ async function handle(deps: ListenerDeps, req: IncomingMessage, res: ServerRespo
     contentType: req.headers["content-type"] ?? "",
     token: Array.isArray(tokenHeader) ? tokenHeader[0] : tokenHeader,
     body,
+    ...(deps.jsonDecoder ? { jsonDecoder: deps.jsonDecoder } : {}),
   });
   deps.stats.count(response.routeKey);
   if (deps.cost) await deps.cost.charge(response.work);

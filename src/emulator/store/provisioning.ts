@@ -3,12 +3,13 @@
  * imgexport, rmimage (xcat-behavior.md §1.2 osimages). Boot state lives in chain.currstate and
  * the node's provisioning attributes, so the table and object views agree.
  */
-import { nodeError, unableToIdentifyPlugin } from "../../contract/messages";
+import { FAILED_WITH_UNKNOWN_REASON, nodeError, unableToIdentifyPlugin } from "../../contract/messages";
 import { copycdsImages } from "./copycds-images";
 import type { Database } from "./database";
 import type { Definitions } from "./definitions";
 import { CommandError } from "./errors";
 import type { ObjectAttributes } from "./object-reader";
+import { MN_HOSTNAME } from "./seed";
 
 const PLAIN_STATES = new Set(["offline", "boot", "shell", "standby", "iscsiboot"]);
 /** Boot states xCAT no longer takes by name (destiny.pm:286-288). */
@@ -22,6 +23,21 @@ const NETBOOT_PLUGINS = new Set(["xnba", "pxe", "petitboot", "yaboot"]);
 const NODESET_BY_MGT = new Set(["switch", "mic", "pdu"]);
 /** The tables xcatd names for a node no nodeset plugin takes (as the real 2.19 answered). */
 const NODESET_PLUGIN_TABLES = "noderes.netboot=(grub2[-]?.*);nodehm.mgt;nodehm.mgt=switch";
+
+/**
+ * The nodeset plugins that write a boot configuration file per node and so need the node's
+ * address (xnba.pm master:657-672, grub2.pm:622, petitboot.pm:478: checkNodeIPaddress), by the
+ * plugin's name.
+ */
+function addressedPlugin(netboot: string): string | undefined {
+  if (netboot === "xnba" || netboot === "petitboot") return netboot;
+  return /^grub2[-]?.*/.test(netboot) ? "grub2" : undefined;
+}
+
+/** What those plugins say last when a node failed (xnba.pm master:744-748 and 900-905). */
+function failedToGenerate(plugin: string): string {
+  return `Failed to generate ${plugin} configurations for some node(s) on ${MN_HOSTNAME}. Check xCAT log file for more details.`;
+}
 
 /** The provisioning methods whose image files rmimage removes (rmimage.pm:112-115). */
 const RMIMAGE_METHODS = new Set(["netboot", "statelite", "raw", "sysclone"]);
@@ -44,6 +60,15 @@ interface ImageState {
 export function distroFromIso(path: string, name?: string, arch?: string) {
   const file = path.split("/").pop() ?? path;
   const archMatch = /(x86_64|amd64|ppc64le|ppc64el|ppc64|aarch64|s390x)/.exec(file);
+  const distro = name ?? distroOfMedium(file);
+  // debian.pm:346-349: Ubuntu media name amd64, which xCAT calls x86_64.
+  const resolvedArch = arch ?? (archMatch?.[1] === "amd64" ? "x86_64" : archMatch?.[1]);
+  if (!distro || !resolvedArch) return undefined;
+  return { distro, arch: resolvedArch };
+}
+
+/** The distribution a published installation medium's file name names, if any. */
+function distroOfMedium(file: string): string | undefined {
   const patterns: [RegExp, (m: RegExpExecArray) => string][] = [
     [/RHEL-?(\d+)\.(\d+)/i, (m) => `rhels${m[1]}.${m[2]}`],
     [/rhel-(?:server-)?(\d+)\.(\d+)/i, (m) => `rhels${m[1]}.${m[2]}`],
@@ -53,29 +78,34 @@ export function distroFromIso(path: string, name?: string, arch?: string) {
     [/SLE-(\d+)-SP(\d+)/i, (m) => `sle${m[1]}.${m[2]}`],
     [/ubuntu-(\d+\.\d+(?:\.\d+)?)/i, (m) => `ubuntu${m[1]}`],
   ];
-  let distro = name;
-  if (!distro) {
-    for (const [re, make] of patterns) {
-      const m = re.exec(file);
-      if (m) {
-        distro = make(m);
-        break;
-      }
-    }
+  for (const [re, make] of patterns) {
+    const m = re.exec(file);
+    if (m) return make(m);
   }
-  // debian.pm:346-349: Ubuntu media name amd64, which xCAT calls x86_64.
-  const resolvedArch = arch ?? (archMatch?.[1] === "amd64" ? "x86_64" : archMatch?.[1]);
-  if (!distro || !resolvedArch) return undefined;
-  return { distro, arch: resolvedArch };
+  return undefined;
+}
+
+/** setdestiny's per-node errors (report_node_error), which fail those nodes only. */
+class NodeErrors extends CommandError {
+  constructor(
+    messages: readonly string[],
+    readonly nodes: readonly string[],
+  ) {
+    super(messages);
+  }
 }
 
 export class Provisioning {
   readonly #db: Database;
   readonly #defs: Definitions;
 
-  constructor(db: Database, defs: Definitions) {
+  readonly #resolve: (name: string) => string | undefined;
+
+  /** `resolve`: the address a name has on the management node (its /etc/hosts, then its DNS). */
+  constructor(db: Database, defs: Definitions, resolve: (name: string) => string | undefined) {
     this.#db = db;
     this.#defs = defs;
+    this.#resolve = resolve;
   }
 
   /**
@@ -103,12 +133,31 @@ export class Provisioning {
     const objects = this.#defs.read(nodes);
     const pluginless = new Set(this.#pluginless(nodes, objects));
     const taken = nodes.filter((n) => !pluginless.has(n));
+    // xnba.pm master:657-672: a node with no hosts.ip whose name does not resolve on the MN is
+    // left out before setdestiny runs (nothing of it is written) and fails the plugin's run.
+    const failed = new Set(
+      taken.filter(
+        (n) => addressedPlugin(objects.get(n)?.netboot ?? "") && !objects.get(n)?.ip && !this.#resolve(n),
+      ),
+    );
+    const addressed = taken.filter((n) => !failed.has(n));
     const errors: string[] = [];
+    let aborted = false;
     try {
-      if (taken.length > 0) this.#setBootstate(taken, request);
+      if (addressed.length > 0) this.#setBootstate(addressed, request);
     } catch (error) {
       if (!(error instanceof CommandError)) throw error;
       errors.push(...error.messages);
+      // A node error (nodeError) marks the node failed; any other is setdestiny's errorabort, and
+      // the plugin returns at once (xnba.pm master:411-441 pass_along, 786-790).
+      const nodeErrors = error instanceof NodeErrors ? error.nodes : [];
+      for (const node of nodeErrors) failed.add(node);
+      aborted = !(error instanceof NodeErrors);
+    }
+    // xnba.pm master:733-748 (no node left) and 900-905 (some node failed): one line per plugin.
+    if (!aborted || addressed.length === 0) {
+      const plugins = new Set([...failed].map((n) => addressedPlugin(objects.get(n)?.netboot ?? "")));
+      for (const plugin of plugins) if (plugin) errors.push(failedToGenerate(plugin));
     }
     this.#refusePluginless(nodes, objects, errors);
   }
@@ -142,8 +191,7 @@ export class Provisioning {
       if (!image.provmethod) {
         throw new CommandError([`osimage.provmethod for ${request.osimage} must be set.`]);
       }
-      const errors = this.#prepare(nodes, request.osimage, image);
-      if (errors.length > 0) throw new CommandError(errors);
+      this.#prepare(nodes, request.osimage, image);
       return;
     }
     const state = request.state ?? "";
@@ -167,9 +215,11 @@ export class Provisioning {
    * `<provmethod> <os>-<arch>-<profile>` for the nodes with a MAC. destiny.pm writes nodetype
    * first and then refuses each node without mac.mac (master:xCAT-server/lib/xcat/plugins/
    * destiny.pm:415-438): the real 2.19 answered `<node>: No MAC address available for this
-   * node` and kept provmethod, os, arch and profile. Returns the node errors.
+   * node` and kept provmethod, os, arch and profile. With no node left it ends with an errorcode
+   * and no message (master:441-447), which the CGI shows as `Failed with unknown reason.`. Throws
+   * NodeErrors when a node is refused.
    */
-  #prepare(nodes: readonly string[], name: string, image: ObjectAttributes): string[] {
+  #prepare(nodes: readonly string[], name: string, image: ObjectAttributes): void {
     const osvers = image.osvers ?? "";
     const osarch = image.osarch ?? "";
     const profile = image.profile ?? "";
@@ -186,9 +236,11 @@ export class Provisioning {
         ["currstate", `${image.provmethod} ${osvers}-${osarch}-${profile}`],
       ]);
     }
-    return nodes
-      .filter((node) => !objects.get(node)?.mac)
-      .map((node) => nodeError(node, "No MAC address available for this node"));
+    const withoutMac = nodes.filter((node) => !objects.get(node)?.mac);
+    if (withoutMac.length === 0) return;
+    const messages = withoutMac.map((node) => nodeError(node, "No MAC address available for this node"));
+    if (withMac.length === 0) messages.push(FAILED_WITH_UNKNOWN_REASON);
+    throw new NodeErrors(messages, withoutMac);
   }
 
   /** nodeset osimage: every node with the image of its own nodetype.provmethod (destiny.pm:334-392). */
@@ -196,10 +248,12 @@ export class Provisioning {
     const objects = this.#defs.read(nodes);
     const byImage = new Map<string, string[]>();
     const errors: string[] = [];
+    const failed: string[] = [];
     for (const node of nodes) {
       const name = objects.get(node)?.provmethod ?? "";
       if (name === "" || LEGACY_STATES.has(name)) {
         errors.push(nodeError(node, "OS image name must be specified in nodetype.provmethod"));
+        failed.push(node);
         continue;
       }
       byImage.set(name, [...(byImage.get(name) ?? []), node]);
@@ -211,14 +265,31 @@ export class Provisioning {
         : !(image.provmethod && image.profile && image.osvers && image.osarch)
           ? `osimage.provmethod, osimage.osvers, osimage.osarch and osimage.profile for ${name} must be set`
           : undefined;
-      if (image && !problem) errors.push(...this.#prepare(members, name, image));
-      else for (const node of members) errors.push(nodeError(node, problem ?? ""));
+      if (image && !problem) {
+        try {
+          this.#prepare(members, name, image);
+        } catch (error) {
+          if (!(error instanceof NodeErrors)) throw error;
+          errors.push(...error.messages.filter((m) => m !== FAILED_WITH_UNKNOWN_REASON));
+          failed.push(...error.nodes);
+        }
+      } else {
+        for (const node of members) errors.push(nodeError(node, problem ?? ""));
+        failed.push(...members);
+      }
     }
-    if (errors.length > 0) throw new CommandError(errors);
+    if (errors.length > 0) throw new NodeErrors(errors, failed);
   }
 
   /** copycds: the osdistro row and the images xCAT defines for the distribution (./copycds-images.ts). */
   copycds(iso: string, params: ReadonlyMap<string, string>): void {
+    // The emulated MN holds the installation media it can name by their published file names
+    // and no other file: copycds refuses any other path before mounting it (copycds.pm master:143-150).
+    if (!distroOfMedium(iso.split("/").pop() ?? iso)) {
+      throw new CommandError([
+        `The management server was unable to find/read ${iso}. Ensure that file exists on the server at the specified location.`,
+      ]);
+    }
     const found = distroFromIso(
       iso,
       params.get("-n") ?? params.get("--name"),
@@ -298,9 +369,26 @@ export class Provisioning {
       image.rootimgdir ??
       `/install/netboot/${image.osvers ?? "os"}/${image.osarch ?? "arch"}/${image.profile ?? "compute"}`;
     let info: string[];
+    // genimage.pm master:146-169, packimage.pm:159-175: the image needs a linuximage row (one of
+    // its linuximage attributes set: pkglist, rootimgdir, exlist, ...) and os, arch, profile, method.
+    if (action !== "export") {
+      if (!this.#db.first("linuximage", { imagename: name })) {
+        throw new CommandError([`Cannot find ${name} from the linuximage table.`]);
+      }
+      if (!(image.osvers && image.osarch && image.profile && image.provmethod)) {
+        throw new CommandError([
+          `osimage.osvers, osimage.osarch, osimage.profile and osimage.provmethod must be specified for the image ${name} in the database.`,
+        ]);
+      }
+    }
     if (action === "gen") {
-      // genimage.pm:160-168.
+      // genimage.pm:160-175.
       if (!diskless) throw new CommandError([notDiskless(name)]);
+      if (!image.pkglist) {
+        throw new CommandError([
+          `A .pkglist file must be specified for image '${name}' in the linuximage table.`,
+        ]);
+      }
       state.generated = true;
       state.dir = rootimgdir;
       info = [`Generating image: ${name}`, `the initial ramdisk for stateless is generated successfully.`];

@@ -74,7 +74,7 @@ export class XcatStore {
     this.actions = new NodeActions(this.definitions, this.hardware, this.boots);
     this.vms = new VmActions(this.db, this.definitions, this.hardware);
     this.remote = new RemoteCommands(this.db, this.definitions, this.hardware);
-    this.provisioning = new Provisioning(this.db, this.definitions);
+    this.provisioning = new Provisioning(this.db, this.definitions, (name) => this.services.resolve(name));
     this.services = new NetworkServices(
       this.db,
       this.definitions,

@@ -10,7 +10,7 @@
  * Refresh reads each node's image (nodetype.provmethod) and status: a node re-imaged with another
  * image shows as not done, a node powered off shows its new status; nothing is acted on until `up`.
  */
-import { isNotFound, type XcatClient } from "../../client";
+import { isNotFound, isXcatError, type XcatClient } from "../../client";
 import {
   type DeployPlan,
   type DeploySteps,
@@ -21,6 +21,7 @@ import {
 } from "../deploy";
 import { batches, compactNoderange } from "../node-batches";
 import { missingOsimageProblem } from "../osimage-check";
+import { isPlanned } from "../planned-objects";
 import { rollOrder } from "../roll-plan";
 import {
   type CommonInputs,
@@ -223,6 +224,8 @@ export interface DeploymentBackend<Client> {
   requireImage(client: Client, osimage: string): Promise<void>;
   /** The preview's version of that check: the problem, or undefined. */
   missingImage(client: Client, osimage: string): Promise<string | undefined>;
+  /** For preview: each existing node the roll's first step would refuse, with what it lacks. */
+  unbootableNodes?(client: Client, nodes: string | readonly string[]): Promise<string[]>;
   expandNodes(client: Client, nodes: string | readonly string[]): Promise<string[]>;
   steps(client: Client): DeploySteps;
   /** Each existing node's state; nodes that are gone are left out. Not-found: undefined. */
@@ -235,9 +238,35 @@ export interface DeploymentBackend<Client> {
   takeOffline(client: Client, nodes: readonly string[]): Promise<string | undefined>;
 }
 
+/**
+ * The nodes nodeset refuses, read in one request: one without `netboot` has no nodeset plugin
+ * ("Unable to identify plugin", xcatd's plugin choice by noderes.netboot, xnba.pm master:29), one
+ * without a MAC is refused by setdestiny (destiny.pm master:415-438, after its nodetype was
+ * written). Nodes this program defines are left out (their attributes are not on the server yet),
+ * and so are nodes not defined at all (the roll names them). An address is not asked for: the
+ * management node may resolve the name itself (docs/xcat-behavior-found.md 7).
+ */
+async function nodesNodesetRefuses(client: XcatClient, nodes: string | readonly string[]): Promise<string[]> {
+  let found: Map<string, Record<string, string>>;
+  try {
+    found = await client.nodes.getMany(rangeOf(nodes), { attrs: ["netboot", "mac"] });
+  } catch (error) {
+    if (isNotFound(error) || isXcatError(error)) return [];
+    throw error;
+  }
+  const refused: string[] = [];
+  for (const [node, attributes] of found) {
+    if (isPlanned("xcat:Node", node)) continue;
+    const lacking = [attributes.netboot ? "" : "netboot", attributes.mac ? "" : "mac"].filter(Boolean);
+    if (lacking.length > 0) refused.push(`${node} (no ${lacking.join(", no ")})`);
+  }
+  return refused;
+}
+
 const xcatDeploymentBackend: DeploymentBackend<XcatClient> = {
   requireImage: requireXcatImage,
   missingImage: missingOsimageProblem,
+  unbootableNodes: nodesNodesetRefuses,
   expandNodes: (client, nodes) => expandNodes(client, KIND, nodes),
   steps: xcatSteps,
   async readStates(client, nodes, olds) {
@@ -318,9 +347,27 @@ export function deploymentSpecOn<Client>(
     },
 
     async serverProblems(client, inputs) {
-      if (isUnknown(inputs.osimage)) return [];
-      const problem = await backend.missingImage(client, inputs.osimage);
-      return problem ? [{ property: "osimage", reason: `${KIND}: osimage: ${problem}` }] : [];
+      const failures: InputFailure[] = [];
+      if (!isUnknown(inputs.osimage)) {
+        const problem = await backend.missingImage(client, inputs.osimage);
+        if (problem) failures.push({ property: "osimage", reason: `${KIND}: osimage: ${problem}` });
+      }
+      const nodesKnown =
+        !isUnknown(inputs.nodes) && !(Array.isArray(inputs.nodes) && inputs.nodes.some(isUnknown));
+      if (nodesKnown && backend.unbootableNodes) {
+        const refused = await backend.unbootableNodes(client, inputs.nodes);
+        if (refused.length > 0) {
+          const shown =
+            refused.length > 10 ? [...refused.slice(0, 10), `and ${refused.length - 10} more`] : refused;
+          failures.push({
+            property: "nodes",
+            reason:
+              `${KIND}: nodes: nodeset would refuse ${refused.length} node(s): ${shown.join(", ")}. ` +
+              "Nothing was changed. Give each node a netboot method (noderes.netboot, e.g. xnba) and a MAC (mac.mac), on the node or its group.",
+          });
+        }
+      }
+      return failures;
     },
 
     replaceKeys() {
