@@ -124,7 +124,7 @@ export function parseArgs(argv: readonly string[]): {
         break;
       }
       case "--json-decoder": {
-        const decoder = value();
+        const decoder = option.value();
         if (decoder !== "JSON::XS" && decoder !== "JSON::PP") {
           throw new UsageError(`invalid value for --json-decoder: ${decoder} (JSON::XS or JSON::PP)`);
         }
