@@ -846,7 +846,7 @@ async function main() {
     const minutes = (performance.now() - benchStarted) / 60_000;
     console.log(
       `pulumi-xcat bench, ${new Date().toISOString().slice(0, 10)}: ${options.nodes} nodes + 4 other resources, ` +
-        `cost model ${xcatModel ? `xcat (${options.mnCpus} management-node CPUs)` : "none (plain emulator)"}, ` +
+        `${options.url ? `the management node at ${options.url}` : `cost model ${xcatModel ? `xcat (${options.mnCpus} management-node CPUs)` : "none (plain emulator)"}`}, ` +
         `parallel ${parallelText}, ${options.rounds === 1 ? "1 round" : `median of ${options.rounds} rounds`}, ${settings}; ` +
         `${availableParallelism()} CPUs here, load average at the end ${load()}, ${minutes.toFixed(1)} min`,
     );
