@@ -10,8 +10,8 @@
  */
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { XcatClient } from "../../src/client";
 import { EMULATOR_DEFAULT_PASSWORD, type RunningEmulator, startEmulator } from "../../src/emulator";
+import { defineBootableNodes } from "./support/bootable-nodes";
 import { PulumiWorkspace } from "./support/pulumi-workspace";
 
 const emulators: RunningEmulator[] = [];
@@ -25,20 +25,7 @@ function nodesets(emulator: RunningEmulator): number {
 async function emulatorWith(nodes: string, hangNodes: string[] = []): Promise<RunningEmulator> {
   const emulator = await startEmulator({ bootSeconds: 4, hangNodes });
   emulators.push(emulator);
-  const admin = new XcatClient({ url: emulator.url, username: "root", password: EMULATOR_DEFAULT_PASSWORD });
-  // Nodes as nodeset wants them (a netboot method and a MAC: xnba.pm refuses others) on a site
-  // whose DHCP runs elsewhere (site.dhcpsetup n), so the roll is about deadlines, not name services.
-  await admin.globalconf.setAttrs({ dhcpsetup: "n" });
-  await admin.nodes.create(nodes, {
-    groups: "compute,all",
-    mgt: "ipmi",
-    netboot: "xnba",
-    mac: "02:00:00:00:00:01",
-    // An address each: nodeset leaves out a node without ip whose name does not resolve on the
-    // management node (xnba.pm master:657-672).
-    ip: "|\\D+(\\d+)$|10.9.0.($1+0)|",
-  });
-  await admin.close();
+  await defineBootableNodes(emulator, nodes);
   return emulator;
 }
 

@@ -10,6 +10,7 @@
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { EMULATOR_DEFAULT_PASSWORD, type RunningEmulator, startEmulator } from "../../src/emulator";
+import { defineBootableNodes } from "./support/bootable-nodes";
 import { PulumiWorkspace } from "./support/pulumi-workspace";
 
 const RACK = "r02n[01-12]";
@@ -61,24 +62,7 @@ describe("a Deployment roll that stops, on the real engine", () => {
   beforeAll(async () => {
     // Long enough boots that the SIGINT lands while the first batch is still booting.
     emulator = await startEmulator({ bootSeconds: 4 });
-    const { XcatClient } = await import("../../src/client");
-    const admin = new XcatClient({
-      url: emulator.url,
-      username: "root",
-      password: EMULATOR_DEFAULT_PASSWORD,
-    });
-    // About the roll, not name services: the site runs DHCP elsewhere (site.dhcpsetup n), so
-    // nodeset asks for no reservation (xnba.pm master:857-872).
-    await admin.globalconf.setAttrs({ dhcpsetup: "n" });
-    await admin.nodes.create(RACK, {
-      groups: "compute,all",
-      mgt: "ipmi",
-      netboot: "xnba",
-      mac: "02:00:00:00:00:01",
-      // An address per node, as nodeset's plugin needs one (xnba.pm master:657-672).
-      ip: "|\\D+(\\d+)$|10.9.0.($1+0)|",
-    });
-    await admin.close();
+    await defineBootableNodes(emulator, RACK);
     workspace = await PulumiWorkspace.create({
       programDir: resolve(import.meta.dirname, "../../examples/provisioning"),
       sandboxDir: inject("e2eSandbox"),
