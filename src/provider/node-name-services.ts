@@ -7,6 +7,7 @@
 import type { XcatClient } from "../client";
 import type { AttributeObjectInputs } from "./attribute-object";
 import {
+  describePlannedSteps,
   describeSteps,
   effectiveChoice,
   type NameServiceChoice,
@@ -61,6 +62,23 @@ async function send(client: XcatClient, node: string, step: NameServiceStep): Pr
         "xcat:nameServices setting if the site runs it elsewhere.",
     );
   }
+}
+
+/**
+ * At check (so in `pulumi preview`): the line saying which name-service commands `up` will send
+ * for this create or update, from the same decision as {@link nameServicesAfterWrite}. A delete
+ * gets no line here: the engine plans deletes without asking the provider (review lists them).
+ */
+export async function announceNameServices(
+  client: XcatClient,
+  node: string,
+  before: Readonly<Record<string, string>> | undefined,
+  after: Readonly<Record<string, string>>,
+  inputs: AttributeObjectInputs,
+): Promise<void> {
+  const steps = stepsForWrite(before, after, await choiceFor(client, inputs));
+  if (steps.length === 0) return;
+  process.stderr.write(`${describePlannedSteps(node, steps)}\n`);
 }
 
 /** After a node write: the steps it needs, each reported on the provider's output. */

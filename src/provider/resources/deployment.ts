@@ -19,6 +19,7 @@ import {
   type NodeState,
   xcatSteps,
 } from "../deploy";
+import { unresolvedNodes, unresolvedReason } from "../name-resolution";
 import { batches, compactNoderange } from "../node-batches";
 import { missingOsimageProblem } from "../osimage-check";
 import { rollOrder } from "../roll-plan";
@@ -224,6 +225,8 @@ export interface DeploymentBackend<Client> {
   /** The preview's version of that check: the problem, or undefined. */
   missingImage(client: Client, osimage: string): Promise<string | undefined>;
   expandNodes(client: Client, nodes: string | readonly string[]): Promise<string[]>;
+  /** The preview's check that the nodes' names will resolve where nodeset runs: the reason, or undefined. */
+  unresolvedNodes?(client: Client, nodes: string | readonly string[]): Promise<string | undefined>;
   steps(client: Client): DeploySteps;
   /** Each existing node's state; nodes that are gone are left out. Not-found: undefined. */
   readStates(
@@ -239,6 +242,20 @@ const xcatDeploymentBackend: DeploymentBackend<XcatClient> = {
   requireImage: requireXcatImage,
   missingImage: missingOsimageProblem,
   expandNodes: (client, nodes) => expandNodes(client, KIND, nodes),
+  async unresolvedNodes(client, nodes) {
+    let names: readonly string[];
+    if (typeof nodes === "string") {
+      try {
+        names = await expandNodes(client, KIND, nodes);
+      } catch (error) {
+        // A range of nodes the program has yet to define is up's to expand and report.
+        if (error instanceof ResourceConflictError) return undefined;
+        throw error;
+      }
+    } else names = nodes;
+    const unresolved = await unresolvedNodes(client, names);
+    return unresolved.length > 0 ? unresolvedReason(KIND, unresolved) : undefined;
+  },
   steps: xcatSteps,
   async readStates(client, nodes, olds) {
     let found: Map<string, Record<string, string>>;
@@ -318,9 +335,18 @@ export function deploymentSpecOn<Client>(
     },
 
     async serverProblems(client, inputs) {
-      if (isUnknown(inputs.osimage)) return [];
-      const problem = await backend.missingImage(client, inputs.osimage);
-      return problem ? [{ property: "osimage", reason: `${KIND}: osimage: ${problem}` }] : [];
+      const failures: InputFailure[] = [];
+      if (!isUnknown(inputs.osimage)) {
+        const problem = await backend.missingImage(client, inputs.osimage);
+        if (problem) failures.push({ property: "osimage", reason: `${KIND}: osimage: ${problem}` });
+      }
+      const nodes = inputs.nodes;
+      const known = !isUnknown(nodes) && (typeof nodes === "string" || !nodes.some(isUnknown));
+      if (known && backend.unresolvedNodes) {
+        const reason = await backend.unresolvedNodes(client, nodes);
+        if (reason) failures.push({ property: "nodes", reason });
+      }
+      return failures;
     },
 
     replaceKeys() {
