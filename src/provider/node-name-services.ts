@@ -64,32 +64,33 @@ async function send(client: XcatClient, node: string, step: NameServiceStep): Pr
   }
 }
 
+/** A node write as the name-service hooks get it: the managed attributes before (absent: created) and after. */
+type NodeWrite = [
+  client: XcatClient,
+  node: string,
+  before: Readonly<Record<string, string>> | undefined,
+  after: Readonly<Record<string, string>>,
+  inputs: AttributeObjectInputs,
+];
+
+async function stepsOfWrite(...[client, , before, after, inputs]: NodeWrite): Promise<NameServiceStep[]> {
+  return stepsForWrite(before, after, await choiceFor(client, inputs));
+}
+
 /**
  * At check (so in `pulumi preview`): the line saying which name-service commands `up` will send
  * for this create or update, from the same decision as {@link nameServicesAfterWrite}. A delete
  * gets no line here: the engine plans deletes without asking the provider (review lists them).
  */
-export async function announceNameServices(
-  client: XcatClient,
-  node: string,
-  before: Readonly<Record<string, string>> | undefined,
-  after: Readonly<Record<string, string>>,
-  inputs: AttributeObjectInputs,
-): Promise<void> {
-  const steps = stepsForWrite(before, after, await choiceFor(client, inputs));
-  if (steps.length === 0) return;
-  process.stderr.write(`${describePlannedSteps(node, steps)}\n`);
+export async function announceNameServices(...write: NodeWrite): Promise<void> {
+  const steps = await stepsOfWrite(...write);
+  if (steps.length > 0) process.stderr.write(`${describePlannedSteps(write[1], steps)}\n`);
 }
 
 /** After a node write: the steps it needs, each reported on the provider's output. */
-export async function nameServicesAfterWrite(
-  client: XcatClient,
-  node: string,
-  before: Readonly<Record<string, string>> | undefined,
-  after: Readonly<Record<string, string>>,
-  inputs: AttributeObjectInputs,
-): Promise<void> {
-  const steps = stepsForWrite(before, after, await choiceFor(client, inputs));
+export async function nameServicesAfterWrite(...write: NodeWrite): Promise<void> {
+  const [client, node] = write;
+  const steps = await stepsOfWrite(...write);
   if (steps.length === 0) return;
   process.stderr.write(`${describeSteps(node, steps, false)}\n`);
   for (const step of steps) await send(client, node, step);
