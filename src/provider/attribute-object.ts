@@ -141,6 +141,17 @@ export interface AttributeObjectDefinition<Client extends object = XcatClient> {
     after: Readonly<Record<string, string>>,
     inputs: AttributeObjectInputs,
   ): Promise<void>;
+  /**
+   * Says, at check, what {@link afterWrite} will do for this create (`before` absent) or update,
+   * from the managed attributes before and after (a node's name services in `pulumi preview`).
+   */
+  announceWrite?(
+    client: Client,
+    name: string,
+    before: Readonly<Record<string, string>> | undefined,
+    after: Readonly<Record<string, string>>,
+    inputs: AttributeObjectInputs,
+  ): Promise<void>;
   /** Runs before the object is deleted (a node's DNS and DHCP entries go first). */
   beforeDelete?(client: Client, name: string, olds: AttributeObjectInputs): Promise<void>;
 }
@@ -483,6 +494,19 @@ export function attributeObjectSpec<Client extends object = XcatClient>(
           `${listed.length > 0 ? `changing ${listed.join(", ")}` : "as it is"}\n`,
       );
       return changes;
+    },
+
+    async announceSideEffects(client, olds, inputs) {
+      const name = inputs[definition.idInput];
+      if (!definition.announceWrite || isUnknown(name) || inputs.adopt) return;
+      const before = olds && desiredAttributes(definition, olds);
+      await definition.announceWrite(
+        client,
+        String(name),
+        before,
+        desiredAttributes(definition, inputs),
+        inputs,
+      );
     },
 
     async read(client, id, olds) {

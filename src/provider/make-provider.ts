@@ -142,7 +142,7 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
       if ("failures" in outcome)
         return { failures: outcome.failures.map((failure) => withoutSecretValue(failure, inputs)) };
       const name = (outcome.inputs as { name?: unknown }).name;
-      if (typeof name === "string") notePlanned(spec.kind, name);
+      if (typeof name === "string") notePlanned(spec.kind, name, outcome.inputs as Record<string, unknown>);
       const connection = connectionOf(outcome.inputs);
       if (hasUnknown(connection)) return { inputs: outcome.inputs };
       await talking(() => checkConnectionOnce(connection));
@@ -154,6 +154,12 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
           return { failures: problems.map((failure) => withoutSecretValue(failure, inputs)) };
       }
       const isNew = Object.keys(withoutHostKeys(olds)).length === 0;
+      if (spec.announceSideEffects && processSettings().checkConnection) {
+        const previous = isNew ? undefined : (withoutHostKeys(olds) as unknown as Inputs);
+        await talking(async () =>
+          spec.announceSideEffects?.(clientFor(connection), previous, outcome.inputs),
+        );
+      }
       const adoptChanges =
         isNew && spec.adoptChanges
           ? await talking(async () => spec.adoptChanges?.(clientFor(connection), outcome.inputs))

@@ -100,8 +100,13 @@ export function effectiveChoice(
   return {
     hosts: stack.hosts && own("hosts"),
     dns: stack.dns && own("dns") && servesDns(site),
-    dhcp: stack.dhcp && own("dhcp") && !/0|n|N/.test(site.dhcpsetup ?? ""),
+    dhcp: stack.dhcp && own("dhcp") && nodesetRunsMakedhcp(site),
   };
+}
+
+/** Whether the management node runs DHCP: site.dhcpsetup not n (the test of xnba.pm master:860, before nodeset's makedhcp). */
+export function nodesetRunsMakedhcp(site: SiteServices): boolean {
+  return !/0|n|N/.test(site.dhcpsetup ?? "");
 }
 
 /** Whether the management node serves DNS itself: site.nameservers names it (xcatconfig sets it to the master). */
@@ -149,4 +154,9 @@ export function stepsForDelete(choice: NameServiceChoice): NameServiceStep[] {
 export function describeSteps(node: string, steps: readonly NameServiceStep[], deleting: boolean): string {
   const hostsNote = deleting ? " (its /etc/hosts line stays: xCAT's REST API cannot run makehosts -d)" : "";
   return `xcat:Node ${node}: name services: ${steps.join(", ")}${hostsNote}`;
+}
+
+/** The line check prints for a planned write: what `up` will send for the node. */
+export function describePlannedSteps(node: string, steps: readonly NameServiceStep[]): string {
+  return `xcat:Node ${node}: up sends name services: ${steps.join(", ")}`;
 }

@@ -7,6 +7,7 @@
 import type { XcatClient } from "../client";
 import type { AttributeObjectInputs } from "./attribute-object";
 import {
+  describePlannedSteps,
   describeSteps,
   effectiveChoice,
   type NameServiceChoice,
@@ -63,15 +64,36 @@ async function send(client: XcatClient, node: string, step: NameServiceStep): Pr
   }
 }
 
-/** After a node write: the steps it needs, each reported on the provider's output. */
-export async function nameServicesAfterWrite(
+/** A node write as the name-service hooks get it: the managed attributes before (absent: created) and after. */
+type NodeWrite = [
   client: XcatClient,
   node: string,
   before: Readonly<Record<string, string>> | undefined,
   after: Readonly<Record<string, string>>,
   inputs: AttributeObjectInputs,
-): Promise<void> {
-  const steps = stepsForWrite(before, after, await choiceFor(client, inputs));
+];
+
+async function stepsOfWrite(...[client, , before, after, inputs]: NodeWrite): Promise<NameServiceStep[]> {
+  // Most writes need no command (no ip, no name attribute changed): those read nothing, so a
+  // preview without new or readdressed nodes stays at its one connection check.
+  if (stepsForWrite(before, after, { hosts: true, dns: true, dhcp: true }).length === 0) return [];
+  return stepsForWrite(before, after, await choiceFor(client, inputs));
+}
+
+/**
+ * At check (so in `pulumi preview`): the line saying which name-service commands `up` will send
+ * for this create or update, from the same decision as {@link nameServicesAfterWrite}. A delete
+ * gets no line here: the engine plans deletes without asking the provider (review lists them).
+ */
+export async function announceNameServices(...write: NodeWrite): Promise<void> {
+  const steps = await stepsOfWrite(...write);
+  if (steps.length > 0) process.stderr.write(`${describePlannedSteps(write[1], steps)}\n`);
+}
+
+/** After a node write: the steps it needs, each reported on the provider's output. */
+export async function nameServicesAfterWrite(...write: NodeWrite): Promise<void> {
+  const [client, node] = write;
+  const steps = await stepsOfWrite(...write);
   if (steps.length === 0) return;
   process.stderr.write(`${describeSteps(node, steps, false)}\n`);
   for (const step of steps) await send(client, node, step);

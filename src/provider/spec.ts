@@ -77,6 +77,12 @@ export interface ResourceSpec<
    */
   adoptChanges?(client: Client, inputs: Inputs): Promise<Record<string, string> | undefined>;
   /**
+   * Says on the provider's output what a create (`olds` undefined) or update will do beyond the
+   * object itself (a node's hosts, DNS and DHCP entries), so that plain `pulumi preview` lists it.
+   * Reads only; run in check after the connection check, skipped without one.
+   */
+  announceSideEffects?(client: Client, olds: Inputs | undefined, inputs: Inputs): Promise<void>;
+  /**
    * Reads the object; `undefined` when it is gone. `olds` are the recorded outputs (refresh) or,
    * for `Resource.get`, only what the caller passed, so specs must not assume their fields.
    */

@@ -91,4 +91,70 @@ describe("name services of created and deleted nodes", () => {
       { property: "nameServices", reason: expect.stringContaining("nameServices.dchp: not a name service") },
     ]);
   });
+  it("says at check which commands up sends for a new node, and for an ip change", async () => {
+    h = await providerHarness();
+    const lines: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string) => lines.push(String(chunk)) > 0) as typeof process.stderr.write;
+    try {
+      const created = await runtime.check(KIND, {}, nodeInputs("ns01", 0));
+      const moved = { ...nodeInputs("ns01", 0), attributes: { ip: "10.0.7.99", mac: "52:54:00:07:00:01" } };
+      await runtime.check(KIND, created.inputs, moved);
+      await runtime.check(KIND, created.inputs, nodeInputs("ns01", 0));
+    } finally {
+      process.stderr.write = write;
+    }
+    // The emulated management node serves DNS (site.nameservers is its address) and DHCP.
+    expect(lines.filter((line) => line.includes("name services"))).toEqual([
+      "xcat:Node ns01: up sends name services: makehosts, makedns, makedhcp\n",
+      "xcat:Node ns01: up sends name services: makehosts, makedns, makedhcp\n",
+    ]);
+    expect(h.emulator.stats().byRoute["POST /nodes/{noderange}/host"]).toBeUndefined();
+  });
+});
+
+describe("a Deployment's preview and names that will not resolve", () => {
+  async function withImage(config: Record<string, string> = {}) {
+    h = await providerHarness({}, config);
+    await h.admin.osimages.create("rhels9-compute", {
+      imagetype: "linux",
+      provmethod: "netboot",
+      osvers: "rhels9.4",
+      osarch: "x86_64",
+      profile: "compute",
+    });
+    // Defined by hand without an ip: makedhcp would find no address for their names (dhcp.pm master:782).
+    await h.admin.nodes.create("ns[01-02]", {
+      groups: "all",
+      mgt: "ipmi",
+      netboot: "xnba",
+      mac: "52:54:00:07:00:01",
+    });
+  }
+
+  it("refuses nodes with no ip anywhere, naming them and the fix, before any write", async () => {
+    await withImage();
+    const checked = await h.check("xcat:Deployment", { nodes: ["ns01", "ns02"], osimage: "rhels9-compute" });
+    expect(checked.failures).toEqual([
+      {
+        property: "nodes",
+        reason: expect.stringMatching(/^xcat:Deployment: nodes: ns01, ns02 have no ip, .*attributes\.ip/),
+      },
+    ]);
+    const writes = Object.keys(h.emulator.stats().byRoute).filter((route) => /^(PUT|DELETE) /.test(route));
+    expect(writes).toEqual([]);
+  });
+
+  it("accepts a node the program gives an ip, one xCAT has an ip for, and any where the site resolves names", async () => {
+    await withImage();
+    await h.check(KIND, { name: "ns01", groups: ["all"], attributes: { ip: "10.0.7.1" } });
+    await h.admin.nodes.update("ns02", { ip: "10.0.7.2" });
+    const checked = await h.check("xcat:Deployment", { nodes: ["ns01", "ns02"], osimage: "rhels9-compute" });
+    expect(checked.failures).toBeUndefined();
+    await h.close();
+
+    await withImage({ "xcat:nameServices": "dhcp" });
+    const elsewhere = await h.check("xcat:Deployment", { nodes: "ns[01-02]", osimage: "rhels9-compute" });
+    expect(elsewhere.failures).toBeUndefined();
+  });
 });

@@ -29,6 +29,10 @@ describe("review of a real lab preview", () => {
       "+ 1 node vm05 in group vms",
       "    vm05: ip 10.0.0.105, mac 52:54:00:00:01:05, bmc not read (review --offline)",
       "+ 1 VirtualMachine vm05",
+      "= hosts, DNS, DHCP entries: vm05 added",
+      "= DNS, DHCP entries: r[01-02]n16 removed",
+      "= /etc/hosts lines stay for r[01-02]n16: xCAT's REST API has no makehosts -d (run it on the management node)",
+      "= DNS and DHCP as listed if the management node serves them (site.nameservers, site.dhcpsetup not read)",
       "2 to create, 0 to adopt, 2 to update, 0 to replace, 2 to delete, 53 unchanged",
     ]);
   });
@@ -59,7 +63,9 @@ describe("review of the lab's image roll (the README's sample)", () => {
       ...nodes.map(([node]) => ({ node: node as string, provmethod: "rhels9.4-x86_64-netboot-compute" })),
     ],
   });
-  const text = renderText(summarizePlan(roll, lab));
+  // The lab's site: the management node 10.0.0.1 serves DNS (examples/lab/index.ts) and DHCP.
+  const site = { master: "10.0.0.1", nameservers: "10.0.0.1" };
+  const text = renderText(summarizePlan(roll, lab, site));
 
   it("needs one read, of the tables behind the group's attributes", () => {
     expect(clusterReadsNeeded(roll)?.attributes).toEqual([
@@ -86,6 +92,7 @@ describe("review of the lab's image roll (the README's sample)", () => {
       "+ 1 node login02 in group service",
       "    login02: ip 10.0.0.21, mac 52:54:00:00:00:12, bmc 10.1.0.12",
       `+ 1 Osimage ${image("rhels9.5")}`,
+      "= hosts, DNS, DHCP entries: login02 added",
       "2 to create, 0 to adopt, 2 to update, 0 to replace, 1 to delete, 86 unchanged",
     ]);
   });
@@ -93,7 +100,7 @@ describe("review of the lab's image roll (the README's sample)", () => {
   it("is what README.md shows, and the markdown lines README quotes are what review writes", () => {
     const readme = readFileSync(join(import.meta.dirname, "../../README.md"), "utf8");
     expect(readme).toContain(`\`\`\`\n${text}\`\`\``);
-    const markdown = renderMarkdown(summarizePlan(roll, lab)).split("\n");
+    const markdown = renderMarkdown(summarizePlan(roll, lab, site)).split("\n");
     const quoted = /```markdown\n([\s\S]*?)```/.exec(readme)?.[1]?.trimEnd().split("\n") ?? [];
     expect(quoted.length).toBeGreaterThan(3);
     for (const line of quoted) expect(markdown).toContain(line);

@@ -14,8 +14,10 @@
 
 import { compareStrings, compressNoderange, expandNoderange } from "../../contract/noderange";
 import { isSecretAttribute } from "../../provider/attributes";
+import type { SiteServices } from "../../provider/name-services";
 import { cannotMoveToConfluent } from "./cannot-move";
 import { type ClusterFacts, type PlannedEdits, showNodeValue } from "./cluster-facts";
+import { nameServiceLines } from "./name-service-lines";
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 
@@ -96,6 +98,8 @@ export interface PlanSummary {
   /** On a Confluent stack: what the preview refused to move, one line each (cannot-move.ts). */
   readonly cannotMove?: readonly string[];
   readonly lines: readonly ChangeLine[];
+  /** What the plan does to the management node's hosts, DNS and DHCP entries (name-service-lines.ts). */
+  readonly nameServices?: readonly string[];
   readonly counts: {
     create: number;
     adopt: number;
@@ -112,6 +116,8 @@ export interface ClusterReads {
   readonly attributes: readonly string[];
   /** Why, for the reader of an error when the reads fail. */
   readonly reasons: readonly string[];
+  /** Whether the site's name-service settings are needed (nodes whose entries change). */
+  readonly site?: boolean;
 }
 
 export function shortType(step: PreviewStep): string {
@@ -291,8 +297,16 @@ export function clusterReadsNeeded(preview: unknown): ClusterReads | undefined {
       reasons.add(`the nodes of ${type.replace(/^xcat:/, "")} '${objectName(step)}'`);
     }
   }
+  const site = stepsOf(preview).some(
+    (step) => shortType(step) === "xcat:Node" && !hasOwnConnection(step) && step.op !== "replace",
+  );
+  if (site) reasons.add("whether it serves DNS and DHCP (site.nameservers, site.dhcpsetup)");
   if (reasons.size === 0) return undefined;
-  return { attributes: [...attributes].sort(compareStrings), reasons: [...reasons] };
+  return {
+    attributes: [...attributes].sort(compareStrings),
+    reasons: [...reasons],
+    ...(site ? { site } : {}),
+  };
 }
 
 interface LineDraft {
@@ -569,8 +583,11 @@ function groupEffects(
   danger("group", reached, group);
 }
 
-/** Groups the steps of a preview by what they change; `facts` is what {@link clusterReadsNeeded} asked for. */
-export function summarizePlan(preview: unknown, facts?: ClusterFacts): PlanSummary {
+/**
+ * Groups the steps of a preview by what they change; `facts` and `site` are what
+ * {@link clusterReadsNeeded} asked for (absent: not read).
+ */
+export function summarizePlan(preview: unknown, facts?: ClusterFacts, site?: SiteServices): PlanSummary {
   const steps = stepsOf(preview);
   const builder = new SummaryBuilder();
   const created = new Map<string, readonly string[]>();
@@ -645,7 +662,18 @@ export function summarizePlan(preview: unknown, facts?: ClusterFacts): PlanSumma
             ["same", "read", "refresh"].includes(step.op ?? "same") && !shortType(step).startsWith("pulumi:"),
         ).length;
   const cannotMove = cannotMoveToConfluent(preview);
-  return { dangers, lines, counts, ...(cannotMove.length > 0 ? { cannotMove } : {}) };
+  const config = (preview as { config?: Record<string, unknown> } | null)?.config ?? {};
+  const nodeSteps = steps
+    .filter((step) => shortType(step) === "xcat:Node" && !hasOwnConnection(step))
+    .map((step) => ({ name: objectName(step), step }));
+  const nameServices = nameServiceLines(nodeSteps, config, site);
+  return {
+    dangers,
+    lines,
+    ...(nameServices.length > 0 ? { nameServices } : {}),
+    counts,
+    ...(cannotMove.length > 0 ? { cannotMove } : {}),
+  };
 }
 
 /**

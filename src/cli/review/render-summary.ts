@@ -63,6 +63,7 @@ export function renderText(summary: PlanSummary): string {
     }
   }
   if (summary.lines.length === 0) out.push("No changes.");
+  for (const line of summary.nameServices ?? []) out.push(`= ${line}`);
   out.push(totals(summary));
   return `${out.join("\n")}\n`;
 }
@@ -94,6 +95,10 @@ export function renderMarkdown(summary: PlanSummary): string {
     }
   }
   if (summary.lines.length === 0) out.push("| none | | | 0 |");
+  if (summary.nameServices) {
+    out.push("", "**Name services on the management node**", "");
+    for (const line of summary.nameServices) out.push(`- ${cell(line)}`);
+  }
   out.push("", totals(summary), "", "<details><summary>Every object</summary>", "", "```diff");
   for (const line of summary.lines) {
     const sign = line.op === "update" || line.op === "adopt" ? "~" : line.op === "create" ? "+" : "-";

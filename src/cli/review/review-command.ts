@@ -10,6 +10,7 @@
  * be read; 3 a change of a kind listed in `--fail-on` is planned (the summary is printed first).
  */
 import { readFile } from "node:fs/promises";
+import type { SiteServices } from "../../provider/name-services";
 import type { ClusterFacts } from "./cluster-facts";
 import { clusterReadsNeeded, DANGER_KINDS, type DangerKind, summarizePlan } from "./plan-summary";
 import { renderJson, renderMarkdown, renderText } from "./render-summary";
@@ -124,27 +125,36 @@ export async function run(argv: readonly string[]): Promise<number> {
     return 2;
   }
   let facts: ClusterFacts | undefined;
+  let site: SiteServices | undefined;
   const needed = clusterReadsNeeded(preview);
+  const onlySite = needed?.site === true && needed.reasons.length === 1;
   if (needed !== undefined && !offline) {
     try {
       // Loaded only for a plan that needs it: the client is most of the command's start-up time.
       const { clientForPreview, readClusterFacts } = await import("./cluster-reads.js");
+      const { siteServicesOf } = await import("../../provider/node-name-services.js");
       const client = await clientForPreview(preview);
       try {
-        facts = await readClusterFacts(client, needed.attributes);
+        if (!onlySite) facts = await readClusterFacts(client, needed.attributes);
+        // Without it the name-service lines say what they assume: not worth failing the review.
+        if (needed.site) site = await siteServicesOf(client).catch(() => undefined);
       } finally {
         await client.close();
       }
     } catch (error) {
-      process.stderr.write(
-        `pulumi-xcat review: this plan needs ${needed.reasons.join(", ")} from the management node, and reading ` +
-          `them failed: ${(error as Error).message}\nRun review in the Pulumi project's directory, on the stack the ` +
-          "preview is of, with what `pulumi preview` had (its config, passphrase and XCAT_* variables).\n",
-      );
-      return 2;
+      // Only the site's DNS and DHCP settings were wanted: the lines say what they assumed instead.
+      if (onlySite) site = undefined;
+      else {
+        process.stderr.write(
+          `pulumi-xcat review: this plan needs ${needed.reasons.join(", ")} from the management node, and reading ` +
+            `them failed: ${(error as Error).message}\nRun review in the Pulumi project's directory, on the stack the ` +
+            "preview is of, with what `pulumi preview` had (its config, passphrase and XCAT_* variables).\n",
+        );
+        return 2;
+      }
     }
   }
-  const summary = summarizePlan(preview, facts);
+  const summary = summarizePlan(preview, facts, site);
   const render = format === "markdown" ? renderMarkdown : format === "json" ? renderJson : renderText;
   process.stdout.write(render(summary));
   const matched = summary.dangers.filter((d) => failOn.includes(d.kind));

@@ -19,6 +19,7 @@ import {
   type NodeState,
   xcatSteps,
 } from "../deploy";
+import { unresolvedNodes, unresolvedReason } from "../name-resolution";
 import { batches, compactNoderange } from "../node-batches";
 import { missingOsimageProblem } from "../osimage-check";
 import { isPlanned } from "../planned-objects";
@@ -227,6 +228,8 @@ export interface DeploymentBackend<Client> {
   /** For preview: each existing node the roll's first step would refuse, with what it lacks. */
   unbootableNodes?(client: Client, nodes: string | readonly string[]): Promise<string[]>;
   expandNodes(client: Client, nodes: string | readonly string[]): Promise<string[]>;
+  /** The preview's check that the nodes' names will resolve where nodeset runs: the reason, or undefined. */
+  unresolvedNodes?(client: Client, nodes: string | readonly string[]): Promise<string | undefined>;
   steps(client: Client): DeploySteps;
   /** Each existing node's state; nodes that are gone are left out. Not-found: undefined. */
   readStates(
@@ -268,6 +271,20 @@ const xcatDeploymentBackend: DeploymentBackend<XcatClient> = {
   missingImage: missingOsimageProblem,
   unbootableNodes: nodesNodesetRefuses,
   expandNodes: (client, nodes) => expandNodes(client, KIND, nodes),
+  async unresolvedNodes(client, nodes) {
+    let names: readonly string[];
+    if (typeof nodes === "string") {
+      try {
+        names = await expandNodes(client, KIND, nodes);
+      } catch (error) {
+        // A range of nodes the program has yet to define is up's to expand and report.
+        if (error instanceof ResourceConflictError) return undefined;
+        throw error;
+      }
+    } else names = nodes;
+    const unresolved = await unresolvedNodes(client, names);
+    return unresolved.length > 0 ? unresolvedReason(KIND, unresolved) : undefined;
+  },
   steps: xcatSteps,
   async readStates(client, nodes, olds) {
     let found: Map<string, Record<string, string>>;
@@ -366,6 +383,10 @@ export function deploymentSpecOn<Client>(
               "Nothing was changed. Give each node a netboot method (noderes.netboot, e.g. xnba) and a MAC (mac.mac), on the node or its group.",
           });
         }
+      }
+      if (nodesKnown && backend.unresolvedNodes) {
+        const reason = await backend.unresolvedNodes(client, inputs.nodes);
+        if (reason) failures.push({ property: "nodes", reason });
       }
       return failures;
     },

@@ -1,6 +1,10 @@
 import { attributeObjectSpec } from "../attribute-object";
 import { nameServicesInputProblems } from "../name-services";
-import { nameServicesAfterWrite, nameServicesBeforeDelete } from "../node-name-services";
+import {
+  announceNameServices,
+  nameServicesAfterWrite,
+  nameServicesBeforeDelete,
+} from "../node-name-services";
 import { objectApi } from "../object-api";
 import { nameProblems, nodeNameProblems } from "../validation";
 
@@ -32,6 +36,7 @@ export const nodeSpec = attributeObjectSpec({
     },
   ],
   extraInputs: [{ input: "nameServices", problems: nameServicesInputProblems }],
+  announceWrite: announceNameServices,
   afterWrite: nameServicesAfterWrite,
   beforeDelete: nameServicesBeforeDelete,
   createMode: "create",
