@@ -98,7 +98,10 @@ describe(`${NODES} nodes against a slow management node`, () => {
     expect(rolled).not.toContain("sc007");
     // The next up re-creates the node deleted by hand and rolls exactly the nodes not rolled yet.
     await workspace.refresh();
-    expect(await workspace.up()).toMatchObject({ create: 1, update: NODES - 1 - rolled.length });
+    // (The engine leaves out the counts that are 0: every other node may have been rolled already.)
+    const next = await workspace.up();
+    expect(next.create).toBe(1);
+    expect(next.update ?? 0).toBe(NODES - 1 - rolled.length);
     expect(all.filter((name) => image(name) !== "rhels9.4-x86_64-netboot-compute")).toEqual([]);
   }, 240_000);
 

@@ -13,7 +13,7 @@
 
 import { Resolver } from "node:dns/promises";
 import { readFileSync } from "node:fs";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { XcatClient } from "../../src/client";
 import { configureProcess, resetProcessContext } from "../../src/provider/process-context";
 import * as runtime from "../../src/provider/runtime";
@@ -43,14 +43,18 @@ describe.skipIf(!real)("name services on a real management node", () => {
     password: env.XCAT_E2E_PASSWORD ?? "",
     ...(env.XCAT_E2E_CA_CERT ? { caCert: env.XCAT_E2E_CA_CERT } : {}),
   };
-  const admin = new XcatClient({ ...connection, requestTimeoutMs: 600_000 });
+  // Made in beforeAll: a skipped describe still runs its body, and no URL is no client.
+  let admin: XcatClient;
+  beforeAll(() => {
+    admin = new XcatClient({ ...connection, requestTimeoutMs: 600_000 });
+  });
   const created = new Map<string, Record<string, unknown>>();
 
   afterAll(async () => {
     await Promise.all(
       [...created].map(([id, outs]) => runtime.delete(KIND, id, outs).catch(() => undefined)),
     );
-    await admin.close();
+    await admin?.close();
   });
 
   it("writes hosts lines and DNS records for 5 new nodes, and removes 2 nodes' records with them", async () => {
