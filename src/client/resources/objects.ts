@@ -421,9 +421,9 @@ export abstract class NamedObjects {
     const shape = JSON.stringify([wire.groups ?? null, conditions, Object.keys(wire).sort()]);
     // Each time it is asked: own writes since an entry was made (a group update, a table write)
     // make it stale, and the window follows the server's current pace (derived-window.ts).
+    const noOwnWriteSince = (seq: number) => seq >= batching.writes.lastWrite(type, "").seq;
     const fresh = (entry: { readonly seq: number; readonly at: number }) =>
-      entry.seq >= batching.writes.lastWrite(type, "").seq &&
-      batching.now() - entry.at < derivedWindowMs(batching.hold.requestMs());
+      noOwnWriteSince(entry.seq) && batching.now() - entry.at < derivedWindowMs(batching.hold.requestMs());
     const known = this.#derived.get(shape);
     if (known !== undefined && fresh(known)) {
       return known.added === undefined ? this.get(name) : { ...known.added, ...wire };
@@ -431,7 +431,7 @@ export abstract class NamedObjects {
     // Another create of this shape is reading its object back: what it learns answers this one
     // too, so a rack's creates that start together cost one read-back, not one each.
     const learning = this.#learning.get(shape);
-    if (learning !== undefined && fresh({ seq: learning.seq, at: batching.now() })) {
+    if (learning !== undefined && noOwnWriteSince(learning.seq)) {
       await learning.done.catch(() => undefined);
       const learnt = this.#derived.get(shape);
       if (learnt?.added !== undefined && fresh(learnt)) return { ...learnt.added, ...wire };
