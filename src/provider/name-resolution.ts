@@ -58,10 +58,16 @@ export function unresolvedReason(kind: string, nodes: readonly string[]): string
 }
 
 /**
- * The Deployment's nodes whose names will not resolve, from the program's declared nodes and one
- * read of the rest's `ip` (none when every node declares one). Reads only.
+ * The Deployment's nodes whose names will not resolve, from the program's declared nodes and what
+ * xCAT holds: `serverAttributes` when the caller read the nodes' `ip` already, else one read of
+ * the `ip` of the nodes that need it (none when every node declares one). A node that
+ * `serverAttributes` lacks is read by name. Reads only.
  */
-export async function unresolvedNodes(client: XcatClient, nodes: readonly string[]): Promise<string[]> {
+export async function unresolvedNodes(
+  client: XcatClient,
+  nodes: readonly string[],
+  serverAttributes?: ReadonlyMap<string, Readonly<Record<string, string>>>,
+): Promise<string[]> {
   const stack = processSettings().nameServices;
   if (!stack.hosts && !stack.dns) return [];
   const site = await siteServicesOf(client);
@@ -75,8 +81,10 @@ export async function unresolvedNodes(client: XcatClient, nodes: readonly string
     (node) => !willResolve({ programIp: programIpOf(node), serverIp: undefined, choice: choiceOf(node) }),
   );
   if (unsure.length === 0) return [];
+  const unread = unsure.filter((node) => !serverAttributes?.has(node));
   // A list read leaves out nodes that do not exist (they have no ip either).
-  const found = await client.nodes.getMany(unsure, { attrs: ["ip"] });
+  const read = unread.length > 0 ? await client.nodes.getMany(unread, { attrs: ["ip"] }) : new Map();
+  const found = new Map([...(serverAttributes ?? []), ...read]);
   return unsure.filter(
     (node) =>
       !willResolve({ programIp: programIpOf(node), serverIp: found.get(node)?.ip, choice: choiceOf(node) }),

@@ -14,12 +14,11 @@
 import { Resolver } from "node:dns/promises";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { XcatClient } from "../../src/client";
-import { configureProcess, resetProcessContext } from "../../src/provider/process-context";
+import type { XcatClient } from "../../src/client";
 import * as runtime from "../../src/provider/runtime";
+import { configureForRealXcat, realXcatAdmin, realXcatUrl } from "./real-xcat-support";
 
 const env = process.env;
-const real = env.XCAT_E2E_URL;
 const KIND = "xcat:Node";
 const NODES = [1, 2, 3, 4, 5].map((n) => `nsr0${n}`);
 const ipOf = (node: string) => `10.99.0.${Number(node.slice(-2)) + 10}`;
@@ -36,17 +35,11 @@ const hostsLines = (node: string) =>
     .filter((line) => line.split(/\s+/).includes(node))
     .map((line) => line.trim().replace(/\s+/g, " "));
 
-describe.skipIf(!real)("name services on a real management node", () => {
-  const connection = {
-    url: real ?? "",
-    username: env.XCAT_E2E_USERNAME ?? "",
-    password: env.XCAT_E2E_PASSWORD ?? "",
-    ...(env.XCAT_E2E_CA_CERT ? { caCert: env.XCAT_E2E_CA_CERT } : {}),
-  };
+describe.skipIf(!realXcatUrl)("name services on a real management node", () => {
   // Made in beforeAll: a skipped describe still runs its body, and no URL is no client.
   let admin: XcatClient;
   beforeAll(() => {
-    admin = new XcatClient({ ...connection, requestTimeoutMs: 600_000 });
+    admin = realXcatAdmin();
   });
   const created = new Map<string, Record<string, unknown>>();
 
@@ -58,16 +51,7 @@ describe.skipIf(!real)("name services on a real management node", () => {
   });
 
   it("writes hosts lines and DNS records for 5 new nodes, and removes 2 nodes' records with them", async () => {
-    await resetProcessContext();
-    const config: Record<string, string> = {
-      "xcat:url": connection.url,
-      "xcat:username": connection.username,
-      "xcat:password": connection.password,
-      "xcat:nameServices": "hosts,dns",
-      "xcat:requestTimeoutMs": "600000",
-      ...(connection.caCert ? { "xcat:caCert": connection.caCert } : {}),
-    };
-    configureProcess((key) => config[key]);
+    await configureForRealXcat({ "xcat:nameServices": "hosts,dns" });
     await Promise.all(
       NODES.map(async (name) => {
         const checked = await runtime.check(

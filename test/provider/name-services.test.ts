@@ -145,6 +145,32 @@ describe("a Deployment's preview and names that will not resolve", () => {
     expect(writes).toEqual([]);
   });
 
+  it("reads a noderange's nodes once for both checks: netboot, mac and ip in one request, no nodels", async () => {
+    await withImage();
+    await h.admin.nodes.create("bare01", { groups: "all", ip: "10.0.7.9" });
+    const before = { ...h.emulator.stats().byRoute };
+    const delta = (route: string) => (h.emulator.stats().byRoute[route] ?? 0) - (before[route] ?? 0);
+    const checked = await h.check("xcat:Deployment", {
+      nodes: "ns[01-02],bare01",
+      osimage: "rhels9-compute",
+    });
+    // Both checks answer from the one read: bare01 has no netboot and no mac, ns01-02 no ip.
+    expect(checked.failures).toEqual([
+      {
+        property: "nodes",
+        reason: expect.stringMatching(
+          /^xcat:Deployment: nodes: nodeset would refuse 1 node\(s\): bare01 \(no netboot, no mac\)\./,
+        ),
+      },
+      {
+        property: "nodes",
+        reason: expect.stringMatching(/^xcat:Deployment: nodes: ns01, ns02 have no ip, /),
+      },
+    ]);
+    expect(delta("GET /nodes/{noderange}/attrs/{attrs}")).toBe(1);
+    expect(delta("GET /nodes/{noderange}")).toBe(0);
+  });
+
   it("accepts a node the program gives an ip, one xCAT has an ip for, and any where the site resolves names", async () => {
     await withImage();
     await h.check(KIND, { name: "ns01", groups: ["all"], attributes: { ip: "10.0.7.1" } });

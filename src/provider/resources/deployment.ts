@@ -225,11 +225,12 @@ export interface DeploymentBackend<Client> {
   requireImage(client: Client, osimage: string): Promise<void>;
   /** The preview's version of that check: the problem, or undefined. */
   missingImage(client: Client, osimage: string): Promise<string | undefined>;
-  /** For preview: each existing node the roll's first step would refuse, with what it lacks. */
-  unbootableNodes?(client: Client, nodes: string | readonly string[]): Promise<string[]>;
+  /**
+   * For preview: why the roll's first step would refuse some of the nodes (what each existing
+   * node lacks, names that will not resolve where nodeset runs), each a reason naming the nodes.
+   */
+  nodeProblems?(client: Client, nodes: string | readonly string[]): Promise<string[]>;
   expandNodes(client: Client, nodes: string | readonly string[]): Promise<string[]>;
-  /** The preview's check that the nodes' names will resolve where nodeset runs: the reason, or undefined. */
-  unresolvedNodes?(client: Client, nodes: string | readonly string[]): Promise<string | undefined>;
   steps(client: Client): DeploySteps;
   /** Each existing node's state; nodes that are gone are left out. Not-found: undefined. */
   readStates(
@@ -242,49 +243,56 @@ export interface DeploymentBackend<Client> {
 }
 
 /**
- * The nodes nodeset refuses, read in one request: one without `netboot` has no nodeset plugin
- * ("Unable to identify plugin", xcatd's plugin choice by noderes.netboot, xnba.pm master:29), one
- * without a MAC is refused by setdestiny (destiny.pm master:415-438, after its nodetype was
- * written). Nodes this program defines are left out (their attributes are not on the server yet),
- * and so are nodes not defined at all (the roll names them). An address is not asked for: the
- * management node may resolve the name itself (docs/xcat-behavior-found.md 7).
+ * The preview's node checks, from one read of the nodes' netboot, mac and ip (issue #28 and #29):
+ * - a node without `netboot` has no nodeset plugin ("Unable to identify plugin", xcatd's plugin
+ *   choice by noderes.netboot, xnba.pm master:29), one without a MAC is refused by setdestiny
+ *   (destiny.pm master:415-438, after its nodetype was written);
+ * - a node whose name will not resolve on the management node gets no address from nodeset's
+ *   makedhcp (name-resolution.ts), for which the `ip` read here is what xCAT holds.
+ * Nodes this program defines are left out of the first (their attributes are not on the server
+ * yet), and so are nodes not defined at all (the roll names them). A noderange that names nodes
+ * the program has yet to define cannot be read: up expands and reports it.
  */
-async function nodesNodesetRefuses(client: XcatClient, nodes: string | readonly string[]): Promise<string[]> {
-  let found: Map<string, Record<string, string>>;
+async function xcatNodeProblems(client: XcatClient, nodes: string | readonly string[]): Promise<string[]> {
+  let found: Map<string, Record<string, string>> | undefined;
   try {
-    found = await client.nodes.getMany(rangeOf(nodes), { attrs: ["netboot", "mac"] });
+    found = await client.nodes.getMany(rangeOf(nodes), { attrs: ["netboot", "mac", "ip"] });
   } catch (error) {
-    if (isNotFound(error) || isXcatError(error)) return [];
-    throw error;
+    if (!isNotFound(error) && !isXcatError(error)) throw error;
   }
+  // In name order: a real xCAT answers a noderange's nodes in no particular order.
+  const existing = [...(found?.keys() ?? [])].sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
+  const problems: string[] = [];
   const refused: string[] = [];
-  for (const [node, attributes] of found) {
+  for (const node of existing) {
     if (isPlanned("xcat:Node", node)) continue;
+    const attributes = found?.get(node) ?? {};
     const lacking = [attributes.netboot ? "" : "netboot", attributes.mac ? "" : "mac"].filter(Boolean);
     if (lacking.length > 0) refused.push(`${node} (no ${lacking.join(", no ")})`);
   }
-  return refused;
+  if (refused.length > 0) {
+    const shown =
+      refused.length > 10 ? [...refused.slice(0, 10), `and ${refused.length - 10} more`] : refused;
+    problems.push(
+      `${KIND}: nodes: nodeset would refuse ${refused.length} node(s): ${shown.join(", ")}. ` +
+        "Nothing was changed. Give each node a netboot method (noderes.netboot, e.g. xnba) and a MAC (mac.mac), on the node or its group.",
+    );
+  }
+  // A noderange is the nodes it names now; a list also names nodes the program has yet to write.
+  if (typeof nodes === "string" && found === undefined) return problems;
+  const names = typeof nodes === "string" ? existing : nodes;
+  // The read holds every listed node's ip, unless a node of the list is not on the server yet:
+  // then the nodes in question are read again by name (a list read leaves the missing ones out).
+  const unresolved = await unresolvedNodes(client, names, found);
+  if (unresolved.length > 0) problems.push(unresolvedReason(KIND, unresolved));
+  return problems;
 }
 
 const xcatDeploymentBackend: DeploymentBackend<XcatClient> = {
   requireImage: requireXcatImage,
   missingImage: missingOsimageProblem,
-  unbootableNodes: nodesNodesetRefuses,
+  nodeProblems: xcatNodeProblems,
   expandNodes: (client, nodes) => expandNodes(client, KIND, nodes),
-  async unresolvedNodes(client, nodes) {
-    let names: readonly string[];
-    if (typeof nodes === "string") {
-      try {
-        names = await expandNodes(client, KIND, nodes);
-      } catch (error) {
-        // A range of nodes the program has yet to define is up's to expand and report.
-        if (error instanceof ResourceConflictError) return undefined;
-        throw error;
-      }
-    } else names = nodes;
-    const unresolved = await unresolvedNodes(client, names);
-    return unresolved.length > 0 ? unresolvedReason(KIND, unresolved) : undefined;
-  },
   steps: xcatSteps,
   async readStates(client, nodes, olds) {
     let found: Map<string, Record<string, string>>;
@@ -371,22 +379,9 @@ export function deploymentSpecOn<Client>(
       }
       const nodesKnown =
         !isUnknown(inputs.nodes) && !(Array.isArray(inputs.nodes) && inputs.nodes.some(isUnknown));
-      if (nodesKnown && backend.unbootableNodes) {
-        const refused = await backend.unbootableNodes(client, inputs.nodes);
-        if (refused.length > 0) {
-          const shown =
-            refused.length > 10 ? [...refused.slice(0, 10), `and ${refused.length - 10} more`] : refused;
-          failures.push({
-            property: "nodes",
-            reason:
-              `${KIND}: nodes: nodeset would refuse ${refused.length} node(s): ${shown.join(", ")}. ` +
-              "Nothing was changed. Give each node a netboot method (noderes.netboot, e.g. xnba) and a MAC (mac.mac), on the node or its group.",
-          });
-        }
-      }
-      if (nodesKnown && backend.unresolvedNodes) {
-        const reason = await backend.unresolvedNodes(client, inputs.nodes);
-        if (reason) failures.push({ property: "nodes", reason });
+      if (nodesKnown && backend.nodeProblems) {
+        for (const reason of await backend.nodeProblems(client, inputs.nodes))
+          failures.push({ property: "nodes", reason });
       }
       return failures;
     },
