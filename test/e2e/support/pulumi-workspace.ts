@@ -5,9 +5,10 @@
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { appendFileSync, readdirSync, readFileSync } from "node:fs";
 import { cp, mkdir, readFile, rm } from "node:fs/promises";
 import { basename, join } from "node:path";
+import { expect } from "vitest";
 
 export interface PulumiCommandResult {
   /** The program run: `pulumi`, or what {@link PulumiWorkspace.exec} was given. */
@@ -161,6 +162,7 @@ export class PulumiWorkspace {
     });
     let stdout = "";
     let stderr = "";
+    const startedAt = Date.now();
     // The engine starts its plugins (language host, providers) in process groups of their own,
     // so killing pulumi's group would leave them running: kill every descendant.
     const killTree = (signal: NodeJS.Signals) => {
@@ -198,6 +200,7 @@ export class PulumiWorkspace {
           stderr,
         };
         this.transcript.push(result);
+        recordDuration(command, fullArgs, Date.now() - startedAt);
         if (result.exitCode !== 0 && !options.allowFailure) reject(new PulumiCommandError(result));
         else resolvePromise(result);
       });
@@ -272,6 +275,17 @@ export class PulumiWorkspace {
     await this.run(["stack", "rm", "--yes", "--force"], { allowFailure: true });
     await rm(this.workDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * With PULUMI_XCAT_E2E_TIMINGS=<file>, one JSON line per command run (the test file, the command,
+ * its first arguments, milliseconds) is appended to the file: where the e2e tier's time goes.
+ */
+function recordDuration(command: string, args: readonly string[], ms: number): void {
+  const file = process.env.PULUMI_XCAT_E2E_TIMINGS;
+  if (!file) return;
+  const test = expect.getState().testPath ?? "";
+  appendFileSync(file, `${JSON.stringify({ test, command, args: args.slice(0, 3), ms })}\n`);
 }
 
 /** The pids of every live descendant of `pid`, from /proc (Linux). */
