@@ -38,7 +38,7 @@ describe("the Confluent backend of Node and Group", () => {
     await configure();
   });
   afterAll(async () => {
-    for (const node of ["cfb-p1", "cfb-p2"]) await admin.nodes.delete(node).catch(() => {});
+    for (const node of ["cfb-p1", "cfb-p2", "cfb-p3"]) await admin.nodes.delete(node).catch(() => {});
     for (const group of ["cfb-pg", "cfb-rack1"]) await admin.groups.delete(group).catch(() => {});
     await admin.close();
     await resetProcessContext();
@@ -102,6 +102,18 @@ describe("the Confluent backend of Node and Group", () => {
     expect(diff.changes).toBe(true);
     await runtime.update("xcat:Node", "cfb-p1", read.props, wanted);
     expect((await admin.nodes.get("cfb-p1")).get("net.hwaddr")?.value).toBe("52:54:00:cf:b1:01");
+  });
+
+  it("takes over a node made by hand only with adopt, and then makes it match the program", async () => {
+    await admin.nodes.create("cfb-p3", { groups: ["cfb-pg"], "net.hwaddr": "52:54:00:cf:b1:77" });
+    const wanted = node(3, "52:54:00:cf:b1:03");
+    const refused = runtime.create("xcat:Node", (await runtime.check("xcat:Node", {}, wanted)).inputs);
+    await expect(refused).rejects.toThrow(/cfb-p3.*adopt/s);
+    expect((await admin.nodes.get("cfb-p3")).get("net.hwaddr")?.value).toBe("52:54:00:cf:b1:77");
+    const adopted = await created("xcat:Node", { ...wanted, adopt: true });
+    expect(adopted.id).toBe("cfb-p3");
+    expect((await admin.nodes.get("cfb-p3")).get("net.hwaddr")?.value).toBe("52:54:00:cf:b1:03");
+    await runtime.delete("xcat:Node", "cfb-p3", adopted.outs);
   });
 
   it("refuses an attribute with no counterpart at preview, naming resource, attribute and why", async () => {
