@@ -83,10 +83,10 @@ export async function unresolvedNodes(
   if (unsure.length === 0) return [];
   const unread = unsure.filter((node) => !serverAttributes?.has(node));
   // A list read leaves out nodes that do not exist (they have no ip either).
-  const read = unread.length > 0 ? await client.nodes.getMany(unread, { attrs: ["ip"] }) : new Map();
-  const found = new Map([...(serverAttributes ?? []), ...read]);
+  const read = unread.length > 0 ? await client.nodes.getMany(unread, { attrs: ["ip"] }) : undefined;
+  const serverIpOf = (node: string) => (read?.get(node) ?? serverAttributes?.get(node))?.ip;
   return unsure.filter(
     (node) =>
-      !willResolve({ programIp: programIpOf(node), serverIp: found.get(node)?.ip, choice: choiceOf(node) }),
+      !willResolve({ programIp: programIpOf(node), serverIp: serverIpOf(node), choice: choiceOf(node) }),
   );
 }

@@ -8,35 +8,25 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfluentClient } from "../../src/client/confluent";
 import { type RunningConfluentEmulator, startConfluentEmulator } from "../../src/confluent-emulator";
-import { EMULATOR_DEFAULT_PASSWORD, type RunningEmulator, startEmulator } from "../../src/emulator";
-import { configureProcess, resetProcessContext } from "../../src/provider/process-context";
-import * as runtime from "../../src/provider/runtime";
+import { type ProviderHarness, providerHarness, runtime } from "./support";
 
 const KIND = "xcat:Node";
 
 describe("a stack whose nodes are on xCAT and on Confluent", () => {
-  let xcat: RunningEmulator;
+  // The stack's connection: an xcat-emulator, as every provider suite has.
+  let h: ProviderHarness;
   let confluent: RunningConfluentEmulator;
   let confluentAdmin: ConfluentClient;
 
   beforeAll(async () => {
-    xcat = await startEmulator();
+    h = await providerHarness({}, { "xcat:nameServices": "none" });
     confluent = await startConfluentEmulator();
     confluentAdmin = new ConfluentClient({ url: confluent.url, username: "root", password: "cluster" });
-    await resetProcessContext();
-    const config: Record<string, string> = {
-      "xcat:url": xcat.url,
-      "xcat:username": "root",
-      "xcat:password": EMULATOR_DEFAULT_PASSWORD,
-      "xcat:nameServices": "none",
-    };
-    configureProcess((key) => config[key]);
   });
 
   afterAll(async () => {
     await confluentAdmin?.close();
-    await resetProcessContext();
-    await xcat?.close();
+    await h?.close();
     await confluent?.close();
   });
 
@@ -63,8 +53,8 @@ describe("a stack whose nodes are on xCAT and on Confluent", () => {
       runtime.create(KIND, checkedNew.inputs),
     ]);
 
-    expect(xcat.state.listObjects("node")).toEqual(["old01"]);
-    expect(xcat.state.getObject("node", "old01")).toMatchObject({ ip: "10.30.0.1", mgt: "ipmi" });
+    expect(h.emulator.state.listObjects("node")).toEqual(["old01"]);
+    expect(h.emulator.state.getObject("node", "old01")).toMatchObject({ ip: "10.30.0.1", mgt: "ipmi" });
     expect(confluent.state.nodeNames()).toEqual(["new01"]);
     const read = await confluentAdmin.nodes.get("new01");
     expect(read.get("net.ipv4_address")?.value).toBe("10.30.0.2");
@@ -79,7 +69,7 @@ describe("a stack whose nodes are on xCAT and on Confluent", () => {
     expect((movedRead.props as { attributes: Record<string, string> }).attributes.ip).toBe("10.30.0.2");
 
     await Promise.all([runtime.delete(KIND, old.id, old.outs), runtime.delete(KIND, moved.id, moved.outs)]);
-    expect(xcat.state.listObjects("node")).toEqual([]);
+    expect(h.emulator.state.listObjects("node")).toEqual([]);
     expect(confluent.state.nodeNames()).toEqual([]);
   });
 });
