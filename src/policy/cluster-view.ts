@@ -3,8 +3,10 @@
  * and power states with the values the rules compare. Pure, so every rule is unit-tested on plain
  * objects.
  *
- * A policy sees each resource's outputs (`pulumi-nodejs:dynamic/xcat:Node` for a `Node`, the kind
- * being the part after `dynamic/`); for a resource the update creates or changes they are the
+ * A policy sees each resource's outputs, under the type its program's way in gives it:
+ * `pulumi-nodejs:dynamic/xcat:Node` for a TypeScript `Node` (a dynamic resource), `xcat:index:Node`
+ * for one that YAML, Python or Go declare through the native provider; both are the kind `xcat:Node`,
+ * with the same props. For a resource the update creates or changes they are the
  * program's inputs, for an unchanged one what the last update stored, so the view is the stack as it
  * will be. A value that depends on another resource is unknown during preview (Pulumi's unknown
  * sentinel, {@link UNKNOWN}): the rules skip it rather than guess.
@@ -62,10 +64,16 @@ export interface ClusterView {
   readonly powerStates: readonly TargetView[];
 }
 
-/** `xcat:Node` for `pulumi-nodejs:dynamic/xcat:Node`; undefined for any other resource. */
+/**
+ * `xcat:Node` for `pulumi-nodejs:dynamic/xcat:Node` (TypeScript) and for `xcat:index:Node` (the
+ * native provider); undefined for any other resource, the native provider's own
+ * `pulumi:providers:xcat` included.
+ */
 export function xcatKind(type: string): string | undefined {
-  const kind = type.split("dynamic/")[1];
-  return kind?.startsWith("xcat:") ? kind : undefined;
+  const dynamicKind = type.split("dynamic/")[1];
+  if (dynamicKind !== undefined) return dynamicKind.startsWith("xcat:") ? dynamicKind : undefined;
+  const native = /^xcat:index:(\w+)$/.exec(type);
+  return native ? `xcat:${native[1]}` : undefined;
 }
 
 const known = (value: unknown): string | undefined =>

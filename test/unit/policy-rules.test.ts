@@ -42,6 +42,29 @@ describe("the stack's xCAT resources", () => {
     expect(view.nodes.map((n) => n.nodeName)).toEqual(["cn1"]);
   });
 
+  it("are told apart by the native provider's type as well (YAML, Python, Go), its provider resource ignored", () => {
+    expect(xcatKind("xcat:index:Node")).toBe("xcat:Node");
+    expect(xcatKind("xcat:index:Deployment")).toBe("xcat:Deployment");
+    expect(xcatKind("pulumi:providers:xcat")).toBeUndefined();
+    const native = (kind: string, name: string, props: Record<string, unknown>): StackResource => ({
+      urn: `urn:pulumi:s::p::xcat:index:${kind}::${name}`,
+      name,
+      type: `xcat:index:${kind}`,
+      props,
+    });
+    const view = clusterView([
+      native("Node", "cn1", { name: "cn1", groups: ["compute"], attributes: { ip: "10.0.0.1" } }),
+      node("cn2", { ip: "10.0.0.2" }),
+      native("Deployment", "roll", { nodes: "compute", osimage: "img" }),
+      { urn: "p", name: "mn", type: "pulumi:providers:xcat", props: { url: "https://mn" } },
+    ]);
+    expect(view.nodes.map((n) => [n.kind, n.nodeName])).toEqual([
+      ["xcat:Node", "cn1"],
+      ["xcat:Node", "cn2"],
+    ]);
+    expect(view.deployments.map((d) => [d.name, d.nodes])).toEqual([["roll", "compute"]]);
+  });
+
   it("copies props from behind @pulumi/policy's unknown-checking proxy, an unknown value as the sentinel", () => {
     class UnknownValueError extends Error {}
     const proxied = new Proxy(
