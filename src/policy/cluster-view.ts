@@ -60,6 +60,8 @@ export interface ClusterView {
   readonly networks: readonly NetworkView[];
   /** The names of the stack's Osimage resources. */
   readonly osimages: ReadonlySet<string>;
+  /** The names of the stack's Group resources. */
+  readonly groups: ReadonlySet<string>;
   readonly deployments: readonly DeploymentView[];
   readonly powerStates: readonly TargetView[];
 }
@@ -99,6 +101,7 @@ export function clusterView(resources: readonly StackResource[]): ClusterView {
   const nodes: NodeView[] = [];
   const networks: NetworkView[] = [];
   const osimages = new Set<string>();
+  const groups = new Set<string>();
   const deployments: DeploymentView[] = [];
   const powerStates: TargetView[] = [];
   for (const resource of resources) {
@@ -127,6 +130,9 @@ export function clusterView(resources: readonly StackResource[]): ClusterView {
       case "xcat:Osimage":
         osimages.add(objectName);
         break;
+      case "xcat:Group":
+        groups.add(objectName);
+        break;
       case "xcat:Deployment":
         deployments.push({ ...ref, nodes: nodesInput, osimage: known(props.osimage) });
         break;
@@ -135,7 +141,7 @@ export function clusterView(resources: readonly StackResource[]): ClusterView {
         break;
     }
   }
-  return { nodes, networks, osimages, deployments, powerStates };
+  return { nodes, networks, osimages, groups, deployments, powerStates };
 }
 
 /** How a violation names a resource: `Node "r01n01"`. */

@@ -7,6 +7,7 @@
 import type { PolicyResource, ReportViolation, StackValidationPolicy } from "@pulumi/policy";
 import { type ClusterView, clusterView, type StackResource, UNKNOWN, type Violation } from "./cluster-view";
 import { type DeploymentImageConfig, undeclaredDeploymentImages } from "./deployment-image";
+import { nodeGroupTypos } from "./node-group-typo";
 import { nodesOutsideNetworks } from "./node-in-network";
 import { nodesInTwoDeployments, nodesInTwoPowerStates } from "./one-owner-per-node";
 import { duplicateAddresses } from "./unique-addresses";
@@ -48,11 +49,12 @@ function stackPolicy(
   description: string,
   rule: (view: ClusterView, config: DeploymentImageConfig) => Violation[],
   configSchema?: StackValidationPolicy["configSchema"],
+  enforcementLevel: StackValidationPolicy["enforcementLevel"] = "mandatory",
 ): StackValidationPolicy {
   return {
     name,
     description,
-    enforcementLevel: "mandatory",
+    enforcementLevel,
     ...(configSchema ? { configSchema } : {}),
     validateStack: (args, reportViolation: ReportViolation) => {
       const view = clusterView(stackResources(args.resources));
@@ -97,4 +99,12 @@ export const policies: readonly StackValidationPolicy[] = [
   ),
   stackPolicy("one-deployment-per-node", "No node is covered by two Deployments.", nodesInTwoDeployments),
   stackPolicy("one-power-state-per-node", "No node is covered by two PowerStates.", nodesInTwoPowerStates),
+  // Advisory: a group the stack does not define may be defined on the management node by hand.
+  stackPolicy(
+    "node-group-defined",
+    "A node's group that no Group of the stack defines is not a near-miss of one that does (a typo).",
+    nodeGroupTypos,
+    undefined,
+    "advisory",
+  ),
 ];

@@ -29,3 +29,18 @@ export function editDistance(a: string, b: string, limit: number): number {
   }
   return Math.min(previous[b.length] ?? limit, limit);
 }
+
+/**
+ * The candidate closest to `name` that is near enough to be what was meant (fewer edits than a
+ * third of the name, at least 2), the first in name order among equals; undefined when none is.
+ */
+export function closestName(name: string, candidates: Iterable<string>): string | undefined {
+  const limit = Math.max(2, Math.ceil(name.length / 3));
+  let best: { name: string; distance: number } | undefined;
+  for (const candidate of [...candidates].sort()) {
+    const distance = editDistance(name, candidate, limit);
+    if (distance < limit && (best === undefined || distance < best.distance))
+      best = { name: candidate, distance };
+  }
+  return best?.name;
+}

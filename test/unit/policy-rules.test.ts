@@ -8,6 +8,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { clusterView, type StackResource, UNKNOWN, xcatKind } from "../../src/policy/cluster-view";
 import { undeclaredDeploymentImages } from "../../src/policy/deployment-image";
+import { nodeGroupTypos } from "../../src/policy/node-group-typo";
 import { nodesOutsideNetworks } from "../../src/policy/node-in-network";
 import { nodesInTwoDeployments, nodesInTwoPowerStates } from "../../src/policy/one-owner-per-node";
 import { plainProps, policies } from "../../src/policy/policies";
@@ -222,6 +223,29 @@ describe("one-deployment-per-node, one-power-state-per-node", () => {
   });
 });
 
+describe("node-group-defined", () => {
+  const group = (name: string) => resource("Group", name, { name, attributes: {} });
+
+  it("names a node's group that is a near-miss of a Group of the stack, with the closest one", () => {
+    const view = clusterView([
+      group("gpu"),
+      group("compute"),
+      node("g01", { ip: "10.0.0.1" }, ["gpuu", "all"]),
+      node("g02", { ip: "10.0.0.2" }, ["gpu", "all"]),
+      node("c01", { ip: "10.0.0.3" }, ["comptue", "rack01"]),
+    ]);
+    expect(nodeGroupTypos(view).map((v) => v.message)).toEqual([
+      "Node \"g01\" (node g01) names group 'gpuu', which no Group of the stack defines (did you mean 'gpu'?); the node gets none of 'gpu''s attributes.",
+      "Node \"c01\" (node c01) names group 'comptue', which no Group of the stack defines (did you mean 'compute'?); the node gets none of 'compute''s attributes.",
+    ]);
+  });
+
+  it("leaves alone groups near none of the stack's Groups, and stacks that define no Group", () => {
+    expect(nodeGroupTypos(clusterView([group("gpu"), node("n1", {}, ["all", "rack01", "ib"])]))).toEqual([]);
+    expect(nodeGroupTypos(clusterView([node("n1", {}, ["gpuu"])]))).toEqual([]);
+  });
+});
+
 describe("the pack's policies", () => {
   it("the policy pack ships its manifest at the package's version", () => {
     const root = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as Json;
@@ -231,7 +255,7 @@ describe("the pack's policies", () => {
     expect(Object.keys((root.dependencies ?? {}) as Json)).toContain("@pulumi/policy");
   });
 
-  it("are the documented rules, all stack policies and mandatory by default", () => {
+  it("are the documented rules, all stack policies and mandatory by default but the group typo", () => {
     expect(policies.map((p) => [p.name, p.enforcementLevel])).toEqual([
       ["unique-node-ip", "mandatory"],
       ["unique-node-mac", "mandatory"],
@@ -240,6 +264,7 @@ describe("the pack's policies", () => {
       ["deployment-image-declared", "mandatory"],
       ["one-deployment-per-node", "mandatory"],
       ["one-power-state-per-node", "mandatory"],
+      ["node-group-defined", "advisory"],
     ]);
   });
 });

@@ -8,7 +8,7 @@
  *   and interface names that look like misspelt common ones (`eht0`);
  * - values the provider's own check refuses (they would fail `pulumi preview` as imported).
  */
-import { editDistance } from "../../provider/edit-distance";
+import { closestName, editDistance } from "../../provider/edit-distance";
 import { globalConfAttributeSpec } from "../../provider/resources/global-conf-attribute";
 import { groupSpec } from "../../provider/resources/group";
 import { networkSpec } from "../../provider/resources/network";
@@ -124,17 +124,6 @@ export function mistypedInterfaces(objects: ReadonlyMap<string, Attributes>): Fi
     }
   }
   return findings;
-}
-
-function closestName(name: string, candidates: ReadonlySet<string>): string | undefined {
-  const limit = Math.max(2, Math.ceil(name.length / 3));
-  let best: { name: string; distance: number } | undefined;
-  for (const candidate of [...candidates].sort()) {
-    const distance = editDistance(name, candidate, limit);
-    if (distance < limit && (best === undefined || distance < best.distance))
-      best = { name: candidate, distance };
-  }
-  return best?.name;
 }
 
 /**
