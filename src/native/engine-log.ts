@@ -62,6 +62,9 @@ export function linesDelivered(urn: string): Promise<void> {
   return pending.get(urn) ?? Promise.resolve();
 }
 
+/** How long one line may take to reach the engine before it goes to stderr instead. */
+const LOG_DEADLINE_MS = 10_000;
+
 const SEVERITY: Readonly<Record<LineSeverity, LogSeverity>> = {
   info: LogSeverity.INFO,
   warning: LogSeverity.WARNING,
@@ -75,7 +78,8 @@ export function sayLinesThroughEngine(address: string): () => void {
   const engine = new EngineClient(address, grpc.credentials.createInsecure());
   const send = (request: LogRequest) =>
     new Promise<void>((resolveSend) => {
-      engine.log(request, (error) => {
+      // A Log the engine never answers must not hold the call it belongs to.
+      engine.log(request, new grpc.Metadata(), { deadline: Date.now() + LOG_DEADLINE_MS }, (error) => {
         // The engine gone or refusing: the line still reaches the plugin's log.
         if (error) process.stderr.write(`${request.getMessage()}\n`);
         resolveSend();

@@ -175,4 +175,36 @@ describe("native provider lines through Engine.Log", () => {
     // Progress is information, not a warning.
     expect(events.every((event) => !("line" in event) || event.severity === 1)).toBe(true);
   });
+
+  it("with the engine gone, a line goes to stderr and the call still answers", async () => {
+    engine.forceShutdown();
+    const urn = nativeUrn("Node", "taken-again");
+    const written: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string) =>
+      written.push(String(chunk)) > 0) as typeof process.stderr.write;
+    try {
+      await answered(
+        "check",
+        urn,
+        new provproto.CheckRequest()
+          .setUrn(urn)
+          .setOlds(struct({}))
+          .setNews(
+            struct({
+              name: "handmade01",
+              adopt: true,
+              groups: ["compute", "all"],
+              attributes: { mgt: "ipmi", ip: "10.0.0.77", usercomment: "again" },
+            }),
+          ),
+      );
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(linesOf(urn)).toEqual([]);
+    expect(written).toContain(
+      "xcat:Node: takes over the existing node 'handmade01', changing usercomment: (unset) → again\n",
+    );
+  });
 });
