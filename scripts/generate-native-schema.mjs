@@ -26,6 +26,10 @@ const {
   ATTRIBUTE_KINDS,
   NAME_DEFAULTS,
 } = createRequire(import.meta.url)(resolve(repoRoot, "dist/native/kinds.js"));
+// Every provider setting, from the compiled src/provider/config.ts: each is a config variable and
+// an input of `pulumi:providers:xcat`, so a setting a message tells a user to set works for an
+// explicit provider too.
+const { PROVIDER_SETTINGS } = createRequire(import.meta.url)(resolve(repoRoot, "dist/provider/config.js"));
 /** Interfaces that become named object types of the schema. */
 const NAMED_TYPES = {
   ConnectionArgs: "xcat:index:Connection",
@@ -202,25 +206,15 @@ function resourceOf(kind) {
 const resources = Object.fromEntries(KINDS.map((kind) => [`xcat:index:${kind}`, resourceOf(kind)]));
 
 // Provider configuration: the connection's fields (as ConnectionArgs describes them) and the
-// process-wide settings of src/provider/config.ts.
+// process-wide settings of src/provider/config.ts (PROVIDER_SETTINGS).
 const connection = types["xcat:index:Connection"].properties;
 const { token: _token, ...connectionConfig } = connection;
-const config = {
-  ...connectionConfig,
-  token: connection.token,
-  requestTimeoutMs: { type: "integer", description: "Timeout of one HTTP request, in milliseconds." },
-  maxRetries: { type: "integer", description: "Retries of a request that failed transiently (0: none)." },
-  maxConcurrency: { type: "integer", description: "Requests in flight at most, per management node." },
-  batching: { type: "boolean", description: "Merge concurrent reads into batched requests (default true)." },
-  logLevel: {
-    type: "string",
-    description: "`warn` (default), `info` (retries, token renewals) or `debug` (every request).",
-  },
-  checkConnection: {
-    type: "boolean",
-    description: "Prove the URL and credentials with one request when a preview starts (default true).",
-  },
-};
+const config = { ...connectionConfig, token: connection.token };
+for (const { key, schema } of PROVIDER_SETTINGS) {
+  if (schema) config[key] = { ...schema, ...(schema.items ? { items: { ...schema.items } } : {}) };
+  else if (!config[key])
+    throw new Error(`provider setting '${key}' has neither a schema nor a Connection field`);
+}
 // Explicit providers serve one management node each: the URL is where the configuration starts.
 config.url = { ...config.url, description: `${config.url.description ?? ""} Also XCAT_URL.`.trim() };
 

@@ -3,13 +3,18 @@
  * pulumi-resource-xcat: the native Pulumi provider for xCAT. The engine starts it (found on PATH,
  * installed with `pulumi plugin install resource xcat <version> --file <dir>`, or named by a
  * project's `plugins.providers[].path`), reads the port it prints, and calls the
- * ResourceProvider service on it (server.ts).
+ * ResourceProvider service on it (server.ts). Its argument is the engine's address, where the
+ * provider's lines go (engine-log.ts).
  */
 import * as grpc from "@grpc/grpc-js";
 import { ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
+import { engineAddressOf, sayLinesThroughEngine } from "./engine-log";
 import { resourceProviderHandlers } from "./server";
 
 async function main(): Promise<void> {
+  // Started by hand (no engine), the lines stay on stderr.
+  const engine = engineAddressOf(process.argv.slice(2));
+  if (engine !== undefined) sayLinesThroughEngine(engine);
   const server = new grpc.Server({
     // The engine sends whole stacks' properties in one message (the SDK's own limit).
     "grpc.max_receive_message_length": 400 * 1024 * 1024,

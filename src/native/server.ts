@@ -4,7 +4,10 @@
  * the same core as the dynamic resources (src/provider/runtime.ts: the specs' validation,
  * batching, merging and errors); this layer only translates the protocol:
  * - Configure: the stack's or an explicit provider's `xcat:*` settings become the process's
- *   settings (one process serves one provider, so one management node);
+ *   settings (one process serves one provider, so one management node), and the provider's URN
+ *   says which, for how messages name a setting (setting-advice.ts);
+ * - the core's lines go to the engine's Log service under the URN of the call they belong to,
+ *   and are delivered before the call answers (engine-log.ts);
  * - Check: a native program's inputs shaped as the TypeScript classes shape them (kinds.ts);
  * - secrets unwrapped on the way in and wrapped again on the way out (wire.ts);
  * - Create/Update/Delete: the engine's `timeout` (customTimeouts) becomes the operation's
@@ -30,7 +33,9 @@ import {
   processRequestsCancelled,
 } from "../provider/process-context";
 import * as runtime from "../provider/runtime";
+import { originOfProvider } from "../provider/setting-advice";
 import { cancelledOperation, type EngineOperation } from "./cancelled";
+import { linesDelivered, speakingFor } from "./engine-log";
 import { coreKind, parseUrn, secretKeysOf, shapeInputs } from "./kinds";
 import { decode, encode, type Properties, topLevelKeys } from "./wire";
 
@@ -126,14 +131,31 @@ function grpcError(error: unknown, kind: string | undefined): Partial<grpc.Servi
   return { code: UNKNOWN, details: error.message, message: error.message, metadata };
 }
 
-/** A unary handler that answers with `run`'s result or its error. */
+/** The URN a request is about (a resource's, or Configure's provider's); "" when it has none. */
+function urnOf(request: unknown): string {
+  const getUrn = (request as { getUrn?: () => string | undefined }).getUrn;
+  return typeof getUrn === "function" ? (getUrn.call(request) ?? "") : "";
+}
+
+/**
+ * A unary handler that answers with `run`'s result or its error, once the lines said while it
+ * ran have reached the engine, under the request's URN.
+ */
 function unary<Request>(
   run: (request: Request) => Promise<unknown>,
   kindOf?: (request: Request) => string,
 ): Handler {
   return (call, callback) => {
     const request = call.request as Request;
-    run(request).then(
+    const urn = urnOf(request);
+    const answer = async () => {
+      try {
+        return await run(request);
+      } finally {
+        await linesDelivered(urn);
+      }
+    };
+    speakingFor(urn, answer).then(
       (response) => callback(null, response),
       (error: unknown) => {
         let kind: string | undefined;
@@ -170,10 +192,13 @@ export const resourceProviderHandlers: Record<string, Handler> = {
     const response = new provproto.CheckResponse().setInputs(request.getNews());
     const plain = new Map<string, string>();
     for (const [key, value] of Object.entries(values)) {
-      if (value !== undefined && value !== null) plain.set(`xcat:config:${key}`, String(value));
+      // As the engine sends them to Configure: strings as they are, other values JSON-encoded
+      // (provider_plugin.go:1068-1080 at v3.259.0), e.g. a confluentOmit list.
+      if (value !== undefined && value !== null)
+        plain.set(`xcat:config:${key}`, typeof value === "string" ? value : JSON.stringify(value));
     }
     try {
-      settingsFrom(lookupIn(plain), {});
+      settingsFrom(lookupIn(plain), {}, originOfProvider(request.getUrn()));
     } catch (error) {
       if (!(error instanceof ProviderConfigError)) throw error;
       response.setFailuresList([new provproto.CheckFailure().setProperty("").setReason(error.message)]);
@@ -183,7 +208,7 @@ export const resourceProviderHandlers: Record<string, Handler> = {
 
   configure: unary(async (request: provproto.ConfigureRequest) => {
     const variables = new Map(request.getVariablesMap().toArray());
-    configureProcess(lookupIn(variables));
+    configureProcess(lookupIn(variables), originOfProvider(request.getUrn()));
     return new provproto.ConfigureResponse()
       .setAcceptsecrets(true)
       .setSupportspreview(false)

@@ -21,6 +21,7 @@ import {
   publicAttributes,
   sameAttributes,
 } from "./attributes";
+import { sayLine } from "./provider-lines";
 import { failedConditions, refusedWriteMessage, refusedWriteOutcome } from "./refused-write";
 import {
   ADOPT_ADVICE,
@@ -399,10 +400,10 @@ export function attributeObjectSpec<Client extends object = XcatClient>(
     }
     if (differing.length === 0) return reported;
     const changes = adoptionChanges(desired, reported, Object.keys(inputs.secretAttributes));
-    process.stderr.write(
+    sayLine(
       `pulumi-xcat: adopting the ${definition.what} '${name}': ${Object.entries(changes)
         .map(([attribute, change]) => `${attribute}: ${change}`)
-        .join(", ")}\n`,
+        .join(", ")}`,
     );
     await api.update(name, attributeChanges({}, desired, reported));
     return api.get(name);
@@ -486,12 +487,12 @@ export function attributeObjectSpec<Client extends object = XcatClient>(
         ]),
       );
       const changes = adoptionChanges(desired, reported, Object.keys(inputs.secretAttributes));
-      // One line per takeover in plain `pulumi preview` (the provider's stderr reaches its output,
-      // as Deployment's progress does), so a takeover is seen without --diff or --json.
+      // One line per takeover in plain `pulumi preview` (said as Deployment's progress is), so a
+      // takeover is seen without --diff or --json.
       const listed = Object.entries(changes).map(([attribute, change]) => `${attribute}: ${change}`);
-      process.stderr.write(
+      sayLine(
         `${definition.kind}: takes over the existing ${definition.what} '${String(name)}', ` +
-          `${listed.length > 0 ? `changing ${listed.join(", ")}` : "as it is"}\n`,
+          `${listed.length > 0 ? `changing ${listed.join(", ")}` : "as it is"}`,
       );
       return changes;
     },

@@ -5,9 +5,11 @@
  * than one management node. Stack config wins over the environment.
  */
 import { readFileSync } from "node:fs";
-import { normalizeBaseUrl, type XcatClientOptions, type XcatLogger } from "../client";
+import { normalizeBaseUrl, type XcatClientOptions } from "../client";
 import { confluentBaseUrl } from "../client/confluent";
 import { type NameServiceChoice, parseNameServices } from "./name-services";
+import { providerLogger } from "./provider-lines";
+import { type SettingsOrigin, STACK_CONFIG, settingName } from "./setting-advice";
 
 /** The management server's kind: xCAT's xcatws (the default) or Confluent's API. */
 export type BackendName = "xcat" | "confluent";
@@ -36,7 +38,7 @@ export interface ProviderSettings {
   readonly batching: boolean;
   /**
    * `info` also reports retries and token renewals, `debug` every HTTP exchange; absent: only
-   * warnings. The lines go to the provider's stderr, which the engine shows in its output.
+   * warnings. The lines go where the provider's other lines go (provider-lines.ts).
    */
   readonly logLevel?: LogLevel | undefined;
   /**
@@ -55,6 +57,8 @@ export interface ProviderSettings {
    * preview instead of refused. Empty by default: an attribute with no counterpart fails preview.
    */
   readonly confluentOmit: readonly string[];
+  /** Stack config (the default provider) or an explicit provider's inputs: how messages name a setting. */
+  readonly origin: SettingsOrigin;
 }
 
 /** How much the provider's clients report; see {@link ProviderSettings.logLevel}. */
@@ -63,22 +67,96 @@ export type LogLevel = "warn" | "info" | "debug";
 /** Reads one config key; `undefined` when unset. */
 export type ConfigLookup = (key: string) => string | undefined;
 
-const SETTINGS: ReadonlyArray<readonly [key: string, env: string]> = [
-  ["url", "XCAT_URL"],
-  ["username", "XCAT_USERNAME"],
-  ["password", "XCAT_PASSWORD"],
-  ["token", "XCAT_TOKEN"],
-  ["caCert", "XCAT_CA_CERT"],
-  ["insecure", "XCAT_INSECURE"],
-  ["requestTimeoutMs", "XCAT_REQUEST_TIMEOUT_MS"],
-  ["maxRetries", "XCAT_MAX_RETRIES"],
-  ["maxConcurrency", "XCAT_MAX_CONCURRENCY"],
-  ["batching", "XCAT_BATCHING"],
-  ["logLevel", "XCAT_LOG_LEVEL"],
-  ["checkConnection", "XCAT_CHECK_CONNECTION"],
-  ["nameServices", "XCAT_NAME_SERVICES"],
-  ["backend", "XCAT_BACKEND"],
-  ["confluentOmit", "XCAT_CONFLUENT_OMIT"],
+/** A setting's type and description in the native provider's schema (config and provider inputs). */
+export interface SettingSchema {
+  readonly type: "string" | "integer" | "boolean" | "array";
+  readonly items?: { readonly type: "string" };
+  readonly description: string;
+}
+
+/** A provider setting: stack config `xcat:<key>`, an explicit provider's input `<key>`, or `env`. */
+export interface ProviderSetting {
+  readonly key: string;
+  readonly env: string;
+  /**
+   * How the native schema offers it (scripts/generate-native-schema.mjs); absent for the
+   * connection's fields, which the schema takes from the Connection type.
+   */
+  readonly schema?: SettingSchema;
+}
+
+const LIST = { type: "array", items: { type: "string" } } as const;
+
+/**
+ * Every provider setting. The native schema's `config` and provider inputs are built from this
+ * list at build time (and the build fails on a setting the schema lacks), so an option that a
+ * message tells a user to set is an input of every provider.
+ */
+export const PROVIDER_SETTINGS: readonly ProviderSetting[] = [
+  { key: "url", env: "XCAT_URL" },
+  { key: "username", env: "XCAT_USERNAME" },
+  { key: "password", env: "XCAT_PASSWORD" },
+  { key: "token", env: "XCAT_TOKEN" },
+  { key: "caCert", env: "XCAT_CA_CERT" },
+  { key: "insecure", env: "XCAT_INSECURE" },
+  {
+    key: "requestTimeoutMs",
+    env: "XCAT_REQUEST_TIMEOUT_MS",
+    schema: { type: "integer", description: "Timeout of one HTTP request, in milliseconds." },
+  },
+  {
+    key: "maxRetries",
+    env: "XCAT_MAX_RETRIES",
+    schema: { type: "integer", description: "Retries of a request that failed transiently (0: none)." },
+  },
+  {
+    key: "maxConcurrency",
+    env: "XCAT_MAX_CONCURRENCY",
+    schema: { type: "integer", description: "Requests in flight at most, per management node." },
+  },
+  {
+    key: "batching",
+    env: "XCAT_BATCHING",
+    schema: { type: "boolean", description: "Merge concurrent reads into batched requests (default true)." },
+  },
+  {
+    key: "logLevel",
+    env: "XCAT_LOG_LEVEL",
+    schema: {
+      type: "string",
+      description: "`warn` (default), `info` (retries, token renewals) or `debug` (every request).",
+    },
+  },
+  {
+    key: "checkConnection",
+    env: "XCAT_CHECK_CONNECTION",
+    schema: {
+      type: "boolean",
+      description: "Prove the URL and credentials with one request when a preview starts (default true).",
+    },
+  },
+  {
+    key: "nameServices",
+    env: "XCAT_NAME_SERVICES",
+    schema: {
+      ...LIST,
+      description:
+        "The name services node writes run on the management node: any of `hosts`, `dns`, `dhcp` " +
+        "(all by default), or `none`. As stack config, a comma list: `hosts,dhcp`.",
+    },
+  },
+  { key: "backend", env: "XCAT_BACKEND" },
+  {
+    key: "confluentOmit",
+    env: "XCAT_CONFLUENT_OMIT",
+    schema: {
+      ...LIST,
+      description:
+        "On the Confluent backend, the xCAT attributes the program sets that are left out on purpose " +
+        "(not sent, not compared, named in each preview) instead of failing preview, e.g. " +
+        "`[postscripts, netboot]`. As stack config, a comma list: `postscripts,netboot`.",
+    },
+  },
 ];
 
 /** Problems found in the provider configuration, phrased for the person who set it. */
@@ -95,44 +173,71 @@ export class ProviderConfigError extends Error {
  * @example
  * settingsFrom((key) => req.config.get(key), process.env)
  */
-export function settingsFrom(config: ConfigLookup, env: NodeJS.ProcessEnv): ProviderSettings {
+export function settingsFrom(
+  config: ConfigLookup,
+  env: NodeJS.ProcessEnv,
+  origin: SettingsOrigin = STACK_CONFIG,
+): ProviderSettings {
   const raw: Record<string, string> = {};
-  for (const [key, envName] of SETTINGS) {
+  for (const { key, env: envName } of PROVIDER_SETTINGS) {
     const value = config(`xcat:${key}`) ?? env[envName];
     if (value !== undefined && value !== "") raw[key] = value;
   }
+  const named = (key: string) => settingName(key, origin);
   const url = raw.url;
-  const backend = parseBackend(raw.backend, "xcat:backend");
+  const backend = parseBackend(raw.backend, named("backend"));
   return {
     connection:
       url === undefined
         ? undefined
         : {
-            url: normalizeUrl(url, "xcat:url", backend),
+            url: normalizeUrl(url, named("url"), backend),
             ...pick(raw, "username", "password", "token", "caCert"),
-            ...(raw.insecure !== undefined ? { insecure: parseBoolean(raw.insecure, "xcat:insecure") } : {}),
+            ...(raw.insecure !== undefined
+              ? { insecure: parseBoolean(raw.insecure, named("insecure")) }
+              : {}),
             ...(backend !== undefined ? { backend } : {}),
           },
-    requestTimeoutMs: parseCount(raw.requestTimeoutMs, "xcat:requestTimeoutMs"),
-    maxRetries: parseCount(raw.maxRetries, "xcat:maxRetries", { allowZero: true }),
-    maxConcurrency: parseCount(raw.maxConcurrency, "xcat:maxConcurrency"),
-    batching: raw.batching === undefined ? true : parseBoolean(raw.batching, "xcat:batching"),
-    logLevel: parseLogLevel(raw.logLevel),
+    requestTimeoutMs: parseCount(raw.requestTimeoutMs, named("requestTimeoutMs")),
+    maxRetries: parseCount(raw.maxRetries, named("maxRetries"), { allowZero: true }),
+    maxConcurrency: parseCount(raw.maxConcurrency, named("maxConcurrency")),
+    batching: raw.batching === undefined ? true : parseBoolean(raw.batching, named("batching")),
+    logLevel: parseLogLevel(raw.logLevel, named("logLevel")),
     checkConnection:
-      raw.checkConnection === undefined ? true : parseBoolean(raw.checkConnection, "xcat:checkConnection"),
-    nameServices: nameServicesSetting(raw.nameServices),
-    confluentOmit: (raw.confluentOmit ?? "")
-      .split(",")
-      .map((name) => name.trim())
-      .filter((name) => name !== ""),
+      raw.checkConnection === undefined ? true : parseBoolean(raw.checkConnection, named("checkConnection")),
+    nameServices: nameServicesSetting(raw.nameServices, named("nameServices")),
+    confluentOmit: parseList(raw.confluentOmit, named("confluentOmit")),
+    origin,
   };
 }
 
-function nameServicesSetting(text: string | undefined): NameServiceChoice {
+/**
+ * A list setting: a comma list (stack config, XCAT_* variables) or a JSON array of strings (an
+ * explicit provider's list input, which the engine sends JSON-encoded in Configure's variables:
+ * provider_plugin.go:1068-1080 at v3.259.0; also `pulumi config set --path 'xcat:key[0]' …`).
+ */
+export function parseList(text: string | undefined, what: string): string[] {
+  if (text === undefined) return [];
+  let entries: unknown[] = text.split(",");
+  if (text.trim().startsWith("[")) {
+    try {
+      entries = JSON.parse(text) as unknown[];
+    } catch {
+      throw new ProviderConfigError(`${what} must be a list of names, got '${text}'`);
+    }
+    if (!Array.isArray(entries) || entries.some((entry) => typeof entry !== "string"))
+      throw new ProviderConfigError(`${what} must be a list of names, got '${text}'`);
+  }
+  return entries.map((entry) => String(entry).trim()).filter((entry) => entry !== "");
+}
+
+function nameServicesSetting(text: string | undefined, what: string): NameServiceChoice {
   try {
-    return parseNameServices(text);
+    return parseNameServices(text === undefined ? undefined : parseList(text, what).join(","));
   } catch (error) {
-    throw new ProviderConfigError((error as Error).message);
+    if (error instanceof ProviderConfigError) throw error;
+    // parseNameServices names the stack setting; say it as this provider takes it.
+    throw new ProviderConfigError((error as Error).message.replace(/^xcat:nameServices/, what));
   }
 }
 
@@ -164,61 +269,61 @@ export function clientOptionsFor(
   connection: ConnectionInput | undefined,
   settings: ProviderSettings,
 ): XcatClientOptions {
+  const origin = settings.origin;
   if (!connection) {
+    const setUrl =
+      origin.explicitProvider === undefined
+        ? "Set it with `pulumi config set xcat:url https://<management node>/xcatws`"
+        : `Give the provider '${origin.explicitProvider}' a url`;
     throw new ProviderConfigError(
-      "no xCAT URL is set. Set it with `pulumi config set xcat:url https://<management node>/xcatws` " +
-        "(or the XCAT_URL environment variable), or give the resource a `connection`.",
+      `no xCAT URL is set. ${setUrl} (or the XCAT_URL environment variable), or give the resource a \`connection\`.`,
     );
   }
   if (!connection.token && !(connection.username && connection.password)) {
+    const credentials =
+      origin.explicitProvider === undefined
+        ? "Set xcat:username and xcat:password (pulumi config set --secret xcat:password …), or xcat:token"
+        : `Give the provider '${origin.explicitProvider}' a username and password (a secret), or a token`;
     throw new ProviderConfigError(
-      `no credentials for ${connection.url}. Set xcat:username and xcat:password (pulumi config set --secret ` +
-        "xcat:password …), or xcat:token, or the XCAT_USERNAME/XCAT_PASSWORD or XCAT_TOKEN environment variables.",
+      `no credentials for ${connection.url}. ${credentials}, or the XCAT_USERNAME/XCAT_PASSWORD or XCAT_TOKEN ` +
+        "environment variables.",
     );
   }
   return {
     url: connection.url,
     ...pick(connection, "username", "password", "token"),
-    ...(connection.caCert !== undefined ? { caCert: readCaCert(connection.caCert) } : {}),
+    ...(connection.caCert !== undefined
+      ? {
+          caCert: readCaCert(
+            connection.caCert,
+            connection === settings.connection ? settingName("caCert", origin) : "connection.caCert",
+          ),
+        }
+      : {}),
     ...(connection.insecure !== undefined ? { insecure: connection.insecure } : {}),
     ...(settings.requestTimeoutMs !== undefined ? { requestTimeoutMs: settings.requestTimeoutMs } : {}),
     ...(settings.maxRetries !== undefined ? { retry: { attempts: settings.maxRetries + 1 } } : {}),
     ...(settings.maxConcurrency !== undefined ? { maxConcurrency: settings.maxConcurrency } : {}),
-    ...(settings.logLevel === "info" || settings.logLevel === "debug"
-      ? { logger: stderrLogger(settings.logLevel) }
-      : {}),
+    // Lines go where the provider's lines go; the client redacts each before it logs it.
+    logger: providerLogger(settings.logLevel, "XcatClientWarning"),
   };
 }
 
-/**
- * A client logger writing to the provider's stderr, which the engine shows in its output. The
- * client redacts every line before it logs it. Warnings keep the client's default
- * (`process.emitWarning`), so they look the same whatever the level.
- */
-function stderrLogger(level: "info" | "debug"): XcatLogger {
-  const write = (message: string) => process.stderr.write(`pulumi-xcat: ${message}\n`);
-  return {
-    warn: (message) => process.emitWarning(message, { type: "XcatClientWarning" }),
-    info: write,
-    ...(level === "debug" ? { debug: write } : {}),
-  };
-}
-
-function parseLogLevel(text: string | undefined): LogLevel | undefined {
+function parseLogLevel(text: string | undefined, what: string): LogLevel | undefined {
   if (text === undefined) return undefined;
   const lowered = text.trim().toLowerCase();
   if (lowered === "warn" || lowered === "info" || lowered === "debug") return lowered;
-  throw new ProviderConfigError(`xcat:logLevel must be warn, info or debug, got '${text}'`);
+  throw new ProviderConfigError(`${what} must be warn, info or debug, got '${text}'`);
 }
 
 /** `caCert` is PEM text, or the path of a file holding it. */
-function readCaCert(value: string): string {
+function readCaCert(value: string, what: string): string {
   if (value.includes("-----BEGIN")) return value;
   try {
     return readFileSync(value, "utf8");
   } catch (error) {
     throw new ProviderConfigError(
-      `xcat:caCert is neither PEM text nor a readable file: ${value} (${(error as Error).message})`,
+      `${what} is neither PEM text nor a readable file: ${value} (${(error as Error).message})`,
     );
   }
 }

@@ -12,6 +12,7 @@ import { whileCancellable } from "./engine-cancel";
 import { operationContext } from "./operation-scope";
 import { notePlanned } from "./planned-objects";
 import { type BackendAccess, configureProcess, processSettings, xcatAccess } from "./process-context";
+import { settingName } from "./setting-advice";
 import { type CommonInputs, PartialFailureError, type ResourceSpec } from "./spec";
 import { type InputFailure, isPlainObject, isUnknown } from "./validation";
 
@@ -62,16 +63,28 @@ function connectionOf(value: unknown): ConnectionInput | undefined {
  * as stack config or in a resource's `connection`, so say that too.
  */
 function withPulumiHint(error: unknown): unknown {
-  if (isTlsError(error) && !error.message.includes("xcat:caCert")) {
+  if (isTlsError(error) && !error.message.includes("or set caCert in the resource's connection")) {
     Object.defineProperty(error, "message", {
-      value:
-        `${error.message} In a Pulumi stack: pulumi config set xcat:caCert <PEM file or text> ` +
-        "(or xcat:insecure true), or set caCert in the resource's connection.",
+      value: `${error.message} ${tlsAdvice()}`,
       configurable: true,
       writable: true,
     });
   }
   return error;
+}
+
+/** Where a Pulumi user gives the CA certificate, for the resource's provider. */
+function tlsAdvice(): string {
+  const { origin } = processSettings();
+  if (origin.explicitProvider === undefined)
+    return (
+      "In a Pulumi stack: pulumi config set xcat:caCert <PEM file or text> (or xcat:insecure true), " +
+      "or set caCert in the resource's connection."
+    );
+  return (
+    `Set ${settingName("caCert", origin)} to the PEM file or text (or its insecure input to true), ` +
+    "or set caCert in the resource's connection."
+  );
 }
 
 /** Runs a provider operation that talks to xCAT, phrasing its errors for Pulumi users. */

@@ -18,6 +18,7 @@ import { effectiveChoice, type NameServiceChoice, nodesetRunsMakedhcp } from "./
 import { siteServicesOf } from "./node-name-services";
 import { plannedInputs } from "./planned-objects";
 import { processSettings } from "./process-context";
+import { howToSet } from "./setting-advice";
 import { isUnknown } from "./validation";
 
 /** What preview knows about one node's address. */
@@ -48,12 +49,19 @@ export function unresolvedReason(kind: string, nodes: readonly string[]): string
   const listed =
     nodes.length > 5 ? `${nodes.slice(0, 5).join(", ")} and ${nodes.length - 5} more` : nodes.join(", ");
   const these = nodes.length === 1 ? "its name" : "their names";
+  const { origin } = processSettings();
+  const dhcpOnly = howToSet(
+    "nameServices",
+    origin.explicitProvider === undefined ? "dhcp" : "[dhcp]",
+    origin,
+  );
   return (
     `${kind}: nodes: ${listed} ${nodes.length === 1 ? "has" : "have"} no ip, in the program or on the management ` +
     `node, so ${these} will not resolve there and nodeset's makedhcp would give ${nodes.length === 1 ? "it" : "them"} ` +
     "no address to network-boot with (xCAT dhcp.pm resolves each node's name). Set attributes.ip on the xcat:Node " +
-    "(or an ip on one of its groups); if the site resolves node names itself, turn hosts and dns off with " +
-    "`pulumi config set xcat:nameServices dhcp` (or the node's nameServices input). Nothing was changed."
+    "(or an ip on one of its groups); if the site resolves node names itself, turn hosts and dns off: " +
+    `${dhcpOnly} ` +
+    "(or use the node's nameServices input). Nothing was changed."
   );
 }
 

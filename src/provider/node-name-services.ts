@@ -17,6 +17,8 @@ import {
   stepsForWrite,
 } from "./name-services";
 import { processSettings } from "./process-context";
+import { sayLine } from "./provider-lines";
+import { settingName } from "./setting-advice";
 
 /** site.dhcpsetup, nameservers and master, read once per management node and process. */
 const siteReads = new WeakMap<XcatClient, Promise<SiteServices>>();
@@ -58,8 +60,8 @@ async function send(client: XcatClient, node: string, step: NameServiceStep): Pr
       return;
     throw new Error(
       `xcat:Node '${node}': ${step} failed: ${(error as Error).message} The node itself was written; ` +
-        "run up again, or turn this name service off with the node's nameServices input or the stack's " +
-        "xcat:nameServices setting if the site runs it elsewhere.",
+        "run up again, or turn this name service off with the node's nameServices input or " +
+        `${settingName("nameServices", processSettings().origin)} if the site runs it elsewhere.`,
     );
   }
 }
@@ -87,15 +89,15 @@ async function stepsOfWrite(...[client, , before, after, inputs]: NodeWrite): Pr
  */
 export async function announceNameServices(...write: NodeWrite): Promise<void> {
   const steps = await stepsOfWrite(...write);
-  if (steps.length > 0) process.stderr.write(`${describePlannedSteps(write[1], steps)}\n`);
+  if (steps.length > 0) sayLine(describePlannedSteps(write[1], steps));
 }
 
-/** After a node write: the steps it needs, each reported on the provider's output. */
+/** After a node write: the steps it needs, each said on the `pulumi up` output. */
 export async function nameServicesAfterWrite(...write: NodeWrite): Promise<void> {
   const [client, node] = write;
   const steps = await stepsOfWrite(...write);
   if (steps.length === 0) return;
-  process.stderr.write(`${describeSteps(node, steps, false)}\n`);
+  sayLine(describeSteps(node, steps, false));
   for (const step of steps) await send(client, node, step);
 }
 
@@ -108,6 +110,6 @@ export async function nameServicesBeforeDelete(
   const choice = await choiceFor(client, olds);
   const steps = stepsForDelete(choice);
   if (steps.length === 0 && !choice.hosts) return;
-  process.stderr.write(`${describeSteps(node, steps, choice.hosts)}\n`);
+  sayLine(describeSteps(node, steps, choice.hosts));
   for (const step of steps) await send(client, node, step);
 }

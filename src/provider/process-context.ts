@@ -9,6 +9,7 @@ import { isAuthError, isNetworkError, isTimeoutError, XcatClient } from "../clie
 import { type ConnectionInput, clientOptionsFor, type ProviderSettings, settingsFrom } from "./config";
 import { engineCallers } from "./engine-callers";
 import { forgetPlanned } from "./planned-objects";
+import { howToSet, type SettingsOrigin, STACK_CONFIG, settingName } from "./setting-advice";
 
 let settings: ProviderSettings | undefined;
 const clients = new Map<string, XcatClient>();
@@ -44,9 +45,15 @@ export function processRequestsCancelled(): boolean {
   return cancellation.signal.aborted;
 }
 
-/** Records the provider settings from the engine's configure request. */
-export function configureProcess(lookup: (key: string) => string | undefined): void {
-  settings ??= settingsFrom(lookup, process.env);
+/**
+ * Records the provider settings from the engine's configure request; `origin` says whether they
+ * are stack config or an explicit provider's inputs (for how messages name a setting).
+ */
+export function configureProcess(
+  lookup: (key: string) => string | undefined,
+  origin: SettingsOrigin = STACK_CONFIG,
+): void {
+  settings ??= settingsFrom(lookup, process.env, origin);
 }
 
 /** The settings, read from the environment alone when the engine never called `configure`. */
@@ -100,11 +107,14 @@ export function checkConnectionOnce(connection: ConnectionInput | undefined): Pr
   const url = connection?.url ?? processSettings().connection?.url ?? "";
   let check = checks.get(client);
   if (!check) {
+    const origin = processSettings().origin;
     const where = connection
       ? "the resource's connection"
-      : "stack config xcat:username/xcat:password/xcat:token (or XCAT_USERNAME/XCAT_PASSWORD/XCAT_TOKEN)";
+      : origin.explicitProvider === undefined
+        ? "stack config xcat:username/xcat:password/xcat:token (or XCAT_USERNAME/XCAT_PASSWORD/XCAT_TOKEN)"
+        : `the username/password/token inputs of the provider '${origin.explicitProvider}'`;
     check = client.verifyConnection().catch((error: unknown) => {
-      throw explainedCheckFailure(error, url, where);
+      throw explainedCheckFailure(error, url, where, origin);
     });
     checks.set(client, check);
     return check;
@@ -115,11 +125,13 @@ export function checkConnectionOnce(connection: ConnectionInput | undefined): Pr
   });
 }
 
-const SKIP_HINT =
-  "To preview without a connection, set xcat:checkConnection false (or XCAT_CHECK_CONNECTION=false).";
+/** How to preview without a connection, for the provider whose settings these are. */
+export function skipCheckHint(origin: SettingsOrigin): string {
+  return `To preview without a connection, ${howToSet("checkConnection", "false", origin)} (or XCAT_CHECK_CONNECTION=false).`;
+}
 
 /** Says what failed in words for the person who configured the connection. */
-function explainedCheckFailure(error: unknown, url: string, where: string): unknown {
+function explainedCheckFailure(error: unknown, url: string, where: string, origin: SettingsOrigin): unknown {
   if (!(error instanceof Error)) return error;
   let explanation: string | undefined;
   if (isAuthError(error)) {
@@ -127,11 +139,11 @@ function explainedCheckFailure(error: unknown, url: string, where: string): unkn
       `pulumi-xcat: the xCAT service at ${url} refused the account and password (or token) from ${where}. ` +
       "Check them there.";
   } else if (isNetworkError(error) || isTimeoutError(error)) {
-    explanation = `pulumi-xcat: cannot reach the xCAT service at ${url} (set in xcat:url, XCAT_URL or the resource's connection).`;
+    explanation = `pulumi-xcat: cannot reach the xCAT service at ${url} (set in ${settingName("url", origin)}, XCAT_URL or the resource's connection).`;
   }
   if (explanation === undefined) return error;
   Object.defineProperty(error, "message", {
-    value: `${explanation} ${error.message} ${SKIP_HINT}`,
+    value: `${explanation} ${error.message} ${skipCheckHint(origin)}`,
     configurable: true,
     writable: true,
   });

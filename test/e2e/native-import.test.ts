@@ -118,6 +118,9 @@ describe("pulumi import on the native provider", () => {
     }
     const program = readFileSync(join(out, "Pulumi.yaml"), "utf8");
     expect(program).toContain("runtime: yaml");
+    expect(program).toContain(
+      "plugins:\n  providers:\n    - name: xcat\n      path: node_modules/pulumi-xcat/plugin\n",
+    );
     expect(program).not.toContain(BMC_PASSWORD);
 
     const ws = await PulumiWorkspace.create({
@@ -127,12 +130,8 @@ describe("pulumi import on the native provider", () => {
     });
     workspaces.push(ws);
     // The packed package as the project's own dependency, and the plugin found only through the
-    // path (relative to the project's folder) that docs/native-provider.md gives.
+    // path (relative to the project's folder) that the generated Pulumi.yaml names.
     symlinkSync(join(sandbox, "node_modules"), join(ws.programDir, "node_modules"), "dir");
-    writeFileSync(
-      join(ws.programDir, "Pulumi.yaml"),
-      `${program}plugins:\n  providers:\n    - name: xcat\n      path: node_modules/pulumi-xcat/plugin\n`,
-    );
     await ws.run([
       "config",
       "set-all",

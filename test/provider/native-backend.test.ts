@@ -2,7 +2,7 @@
  * `xcat:backend` on the native provider: Configure's `xcat:config:backend` chooses the backend as
  * the stack's `xcat:backend` does for the dynamic resources (provider/by-backend.ts), so a YAML
  * program's Node lands on Confluent, read back over Confluent's own API; CheckConfig refuses a
- * backend that does not exist, naming the key. Against a fresh confluent-emulator (or the real
+ * backend that does not exist, naming the provider's input. Against a fresh confluent-emulator (or the real
  * Confluent that CONFLUENT_E2E_URL names). Objects are named nvb-*.
  */
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
@@ -47,7 +47,7 @@ describe("native provider: xcat:backend", () => {
       expect(where.backend?.description).toMatch(/"xcat".*"confluent"/s);
   });
 
-  it("CheckConfig refuses a backend that does not exist, naming the key", async () => {
+  it("CheckConfig refuses a backend that does not exist, naming the explicit provider's input", async () => {
     const checked = await call<provproto.CheckResponse>(
       "checkConfig",
       new provproto.CheckRequest()
@@ -55,7 +55,10 @@ describe("native provider: xcat:backend", () => {
         .setNews(struct({ url: target.url, backend: "warewulf" })),
     );
     const reasons = checked.getFailuresList().map((failure) => failure.getReason());
-    expect(reasons.join("\n")).toMatch(/xcat:backend.*warewulf/);
+    // An explicit provider takes it as its input, not as stack config (setting-advice.ts).
+    expect(reasons.join("\n")).toMatch(
+      /the backend input of the provider 'mn2' must be xcat or confluent, got 'warewulf'/,
+    );
   });
 
   it("a Node of a YAML program lands on Confluent", async () => {

@@ -26,25 +26,34 @@ describe("bad provider settings name the key and the expected value", () => {
     expect(() => settingsFrom(lookup(config), {})).toThrow(message);
   });
 
-  it("an unreadable caCert file is named", () => {
+  it("an unreadable caCert file is named where it was set", () => {
     const settings = settingsFrom(lookup({}), {});
     expect(() =>
       clientOptionsFor({ url: "https://mn/xcatws", token: "t", caCert: "/nonexistent/ca.pem" }, settings),
-    ).toThrow(/xcat:caCert is neither PEM text nor a readable file: \/nonexistent\/ca\.pem/);
+    ).toThrow(/connection\.caCert is neither PEM text nor a readable file: \/nonexistent\/ca\.pem/);
+    const fromStack = settingsFrom(
+      lookup({ "xcat:url": "https://mn", "xcat:token": "t", "xcat:caCert": "/nonexistent/ca.pem" }),
+      {},
+    );
+    expect(() => clientOptionsFor(fromStack.connection, fromStack)).toThrow(
+      /xcat:caCert is neither PEM text nor a readable file/,
+    );
   });
 
   it("the environment fallback is checked the same way", () => {
     expect(() => settingsFrom(lookup({}), { XCAT_LOG_LEVEL: "loud" })).toThrow(/xcat:logLevel/);
   });
 
-  it("info and debug give the client a logger; warn and the default leave the client's own", () => {
+  it("every level gives the client a logger for warnings; info and debug add their lines", () => {
     const options = (level?: string) =>
       clientOptionsFor(
         { url: "https://mn/xcatws", token: "t" },
         settingsFrom(lookup(level ? { "xcat:logLevel": level } : {}), {}),
       );
-    expect(options().logger).toBeUndefined();
-    expect(options("warn").logger).toBeUndefined();
+    // Warnings go where the provider's lines go (provider-lines.ts), at every level.
+    expect(options().logger?.warn).toBeTypeOf("function");
+    expect(options().logger?.info).toBeUndefined();
+    expect(options("warn").logger?.info).toBeUndefined();
     expect(options("info").logger?.info).toBeTypeOf("function");
     expect(options("info").logger?.debug).toBeUndefined();
     expect(options("DEBUG").logger?.debug).toBeTypeOf("function");

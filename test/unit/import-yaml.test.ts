@@ -151,8 +151,9 @@ describe("pulumi-xcat import --language yaml", () => {
       "yaml",
       "file:/opt/px",
     );
+    // Beside Pulumi.yaml, found through its plugins section: no PATH lookup, no ambient warning.
     expect(lines).toContain(
-      "    npm install -g file:/opt/px   # puts the plugin pulumi-resource-xcat on PATH",
+      "    npm install file:/opt/px   # beside Pulumi.yaml, whose plugins section names its plugin/ folder",
     );
     expect(lines).not.toContain("    npm install");
     expect(lines).toContain(

@@ -49,6 +49,7 @@ describe("provider configuration", () => {
       token: "t",
       requestTimeoutMs: 5000,
       retry: { attempts: 3 },
+      logger: { warn: expect.any(Function) },
     });
   });
 });

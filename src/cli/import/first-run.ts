@@ -68,8 +68,7 @@ export function firstRunLines(
     `    cd ${shellQuote(resolve(out))}`,
     ...(language === "yaml"
       ? [
-          `    npm install -g ${shellQuote(packageSpec)}   # puts the plugin pulumi-resource-xcat on PATH`,
-          "    # (or name the package's plugin/ folder in Pulumi.yaml: see the package's docs/native-provider.md)",
+          `    npm install ${shellQuote(packageSpec)}   # beside Pulumi.yaml, whose plugins section names its plugin/ folder`,
         ]
       : ["    npm install"]),
     "    pulumi login --local        # the state in ~/.pulumi; a team sets PULUMI_BACKEND_URL to its backend instead",

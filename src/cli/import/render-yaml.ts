@@ -214,6 +214,13 @@ export function renderYamlProgram(cluster: ImportedCluster): RenderedProgram {
     "name: xcat-cluster",
     "runtime: yaml",
     "description: xCAT cluster imported by pulumi-xcat import",
+    "# The plugin: the pulumi-xcat package installed beside this file (`npm install pulumi-xcat`),",
+    "# found by this path rather than on PATH, where the engine warns at every lookup",
+    "# (docs/native-provider.md).",
+    "plugins:",
+    "  providers:",
+    "    - name: xcat",
+    "      path: node_modules/pulumi-xcat/plugin",
   ];
   if (secrets.length > 0) {
     lines.push("config:");

@@ -6,7 +6,14 @@
 import { isAuthError, isNetworkError, isTimeoutError } from "../../client";
 import { ConfluentClient } from "../../client/confluent";
 import { type ConnectionInput, ProviderConfigError } from "../config";
-import { type BackendAccess, onProcessReset, processCancelSignal, processSettings } from "../process-context";
+import {
+  type BackendAccess,
+  onProcessReset,
+  processCancelSignal,
+  processSettings,
+  skipCheckHint,
+} from "../process-context";
+import { providerLogger } from "../provider-lines";
 
 const clients = new Map<string, ConfluentClient>();
 const checks = new Map<ConfluentClient, Promise<void>>();
@@ -14,16 +21,24 @@ const checks = new Map<ConfluentClient, Promise<void>>();
 function clientFor(connection: ConnectionInput | undefined): ConfluentClient {
   const settings = processSettings();
   const chosen = connection ?? settings.connection;
+  const provider = settings.origin.explicitProvider;
   if (!chosen) {
+    const setUrl =
+      provider === undefined
+        ? "Set it with `pulumi config set xcat:url https://<server>/confluent-api`"
+        : `Give the provider '${provider}' a url`;
     throw new ProviderConfigError(
-      "no Confluent URL is set. Set it with `pulumi config set xcat:url https://<server>/confluent-api` " +
-        "(or XCAT_URL), or give the resource a `connection`.",
+      `no Confluent URL is set. ${setUrl} (or XCAT_URL), or give the resource a \`connection\`.`,
     );
   }
   if (!chosen.username || !chosen.password) {
+    const credentials =
+      provider === undefined
+        ? "set xcat:username and xcat:password (pulumi config set --secret xcat:password …)"
+        : `give the provider '${provider}' a username and password (a secret)`;
     throw new ProviderConfigError(
-      `no credentials for ${chosen.url}. Confluent takes a user and password: set xcat:username and ` +
-        "xcat:password (pulumi config set --secret xcat:password …) or XCAT_USERNAME/XCAT_PASSWORD.",
+      `no credentials for ${chosen.url}. Confluent takes a user and password: ${credentials} or ` +
+        "XCAT_USERNAME/XCAT_PASSWORD.",
     );
   }
   // The key holds the password, but it never leaves this process's memory.
@@ -41,17 +56,7 @@ function clientFor(connection: ConnectionInput | undefined): ConfluentClient {
       ...(settings.maxConcurrency !== undefined ? { maxConcurrency: settings.maxConcurrency } : {}),
       batching: settings.batching,
       signal: processCancelSignal(),
-      ...(settings.logLevel === "info" || settings.logLevel === "debug"
-        ? {
-            logger: {
-              warn: (message: string) => process.emitWarning(message, { type: "ConfluentClientWarning" }),
-              info: (message: string) => process.stderr.write(`pulumi-xcat: ${message}\n`),
-              ...(settings.logLevel === "debug"
-                ? { debug: (message: string) => process.stderr.write(`pulumi-xcat: ${message}\n`) }
-                : {}),
-            },
-          }
-        : {}),
+      logger: providerLogger(settings.logLevel, "ConfluentClientWarning"),
     });
     clients.set(key, client);
   }
@@ -69,9 +74,7 @@ function checkConnectionOnce(connection: ConnectionInput | undefined): Promise<v
           ? `the Confluent server at ${client.url} refused the user and password`
           : `cannot reach the Confluent server at ${client.url}`;
         Object.defineProperty(error, "message", {
-          value:
-            `pulumi-xcat: ${why}. ${error.message} To preview without a connection, set ` +
-            "xcat:checkConnection false (or XCAT_CHECK_CONNECTION=false).",
+          value: `pulumi-xcat: ${why}. ${error.message} ${skipCheckHint(processSettings().origin)}`,
           configurable: true,
           writable: true,
         });

@@ -33,8 +33,10 @@ import {
 } from "../attribute-object";
 import { isSecretAttribute } from "../attributes";
 import { processSettings } from "../process-context";
+import { sayLine } from "../provider-lines";
 import { groupSpec } from "../resources/group";
 import { nodeSpec } from "../resources/node";
+import { howToSet, type SettingsOrigin, settingName } from "../setting-advice";
 import type { CheckOutcome, ResourceSpec } from "../spec";
 import { type InputFailure, isUnknown } from "../validation";
 
@@ -120,7 +122,7 @@ async function ensureGroups(client: ConfluentClient, attributes: Readonly<Record
   if (named.length === 0) return;
   const existing = new Set(await client.groups.list());
   for (const group of named.filter((name) => !existing.has(name))) {
-    process.stderr.write(`pulumi-xcat: creating the Confluent group '${group}', which a node names\n`);
+    sayLine(`pulumi-xcat: creating the Confluent group '${group}', which a node names`);
     await client.groups.create(group, {});
   }
 }
@@ -189,9 +191,9 @@ function objectApi(client: ConfluentClient, kind: ObjectKind, declared: Record<s
         const managed = Object.keys(declared);
         if (managed.length > 0)
           await client.groups.update(name, toConfluent(Object.fromEntries(managed.map((key) => [key, ""]))));
-        process.stderr.write(
+        sayLine(
           `pulumi-xcat: the Confluent group '${name}' still has ${members.length} member(s); its attributes ` +
-            "were cleared, the group stays so that the nodes keep it\n",
+            "were cleared, the group stays so that the nodes keep it",
         );
         return;
       }
@@ -208,7 +210,8 @@ function confluentProblems(
   inputs: AttributeObjectInputs,
   name: string,
 ): { failures: InputFailure[]; omitted: string[] } {
-  const omit = new Set(processSettings().confluentOmit);
+  const { confluentOmit, origin } = processSettings();
+  const omit = new Set(confluentOmit);
   const failures: InputFailure[] = [];
   const omitted: string[] = [];
   for (const [map, property] of [
@@ -227,8 +230,8 @@ function confluentProblems(
           // A secret's failure names no property: the engine would print its value (make-provider.ts).
           property: property === "secretAttributes" || isSecretAttribute(attribute) ? "" : property,
           reason:
-            `${where} has no counterpart on Confluent: ${reasonWithoutCounterpart(attribute)}. To leave it out on ` +
-            `this stack, run: pulumi config set xcat:confluentOmit ${attribute}`,
+            `${where} has no counterpart on Confluent: ${reasonWithoutCounterpart(attribute)}. To leave it out, ` +
+            leaveOutAdvice(attribute, confluentOmit, origin),
         });
         continue;
       }
@@ -251,6 +254,16 @@ function confluentProblems(
     });
   }
   return { failures, omitted };
+}
+
+/**
+ * How to leave an attribute out for the resource's provider: the whole new stack config list
+ * (`config set` replaces it), or the entry to add to an explicit provider's confluentOmit input.
+ */
+function leaveOutAdvice(attribute: string, omitted: readonly string[], origin: SettingsOrigin): string {
+  return origin.explicitProvider === undefined
+    ? howToSet("confluentOmit", [...omitted, attribute].join(","), origin)
+    : howToSet("confluentOmit", `'${attribute}'`, origin, { add: true });
 }
 
 function without(map: Readonly<Record<string, string>>, names: readonly string[]): Record<string, string> {
@@ -297,9 +310,8 @@ function confluentSpec(
       const { failures, omitted } = confluentProblems(xcat.kind, what, outcome.inputs, name);
       if (failures.length > 0) return { failures };
       if (omitted.length > 0) {
-        process.stderr.write(
-          `${xcat.kind} '${name}': left out on Confluent (xcat:confluentOmit): ${omitted.join(", ")}\n`,
-        );
+        const setting = settingName("confluentOmit", processSettings().origin);
+        sayLine(`${xcat.kind} '${name}': left out on Confluent (${setting}): ${omitted.join(", ")}`);
       }
       return {
         inputs: {

@@ -23,6 +23,7 @@ import { unresolvedNodes, unresolvedReason } from "../name-resolution";
 import { batches, compactNoderange } from "../node-batches";
 import { missingOsimageProblem } from "../osimage-check";
 import { isPlanned } from "../planned-objects";
+import { sayLine } from "../provider-lines";
 import { rollOrder } from "../roll-plan";
 import {
   type CommonInputs,
@@ -78,9 +79,9 @@ export const DEPLOYMENT_DEFAULTS = {
   onDelete: "keep",
 } as const;
 
-/** Progress lines: the dynamic provider's stderr reaches the `pulumi up` output (v3.146+). */
-function reportToStderr(line: string): void {
-  process.stderr.write(`${KIND} ${line}\n`);
+/** Progress lines, to the `pulumi up` output of either provider shell (provider-lines.ts). */
+function reportProgress(line: string): void {
+  sayLine(`${KIND} ${line}`);
 }
 
 /** The inputs with every optional setting filled in from its default. */
@@ -333,7 +334,7 @@ const xcatDeploymentBackend: DeploymentBackend<XcatClient> = {
   },
 };
 
-/** Builds the spec; `report` receives progress lines (stderr by default). */
+/** Builds the spec; `report` receives progress lines (the `pulumi up` output by default). */
 export function deploymentSpecWith(
   report: (line: string) => void,
 ): ResourceSpec<DeploymentInputs, DeploymentOutputs> {
@@ -343,7 +344,7 @@ export function deploymentSpecWith(
 /** The Deployment spec on a backend. */
 export function deploymentSpecOn<Client>(
   backend: DeploymentBackend<Client>,
-  report: (line: string) => void = reportToStderr,
+  report: (line: string) => void = reportProgress,
 ): ResourceSpec<DeploymentInputs, DeploymentOutputs, Client> {
   return {
     kind: KIND,
@@ -464,4 +465,4 @@ export function deploymentSpecOn<Client>(
   };
 }
 
-export const deploymentSpec = deploymentSpecWith(reportToStderr);
+export const deploymentSpec = deploymentSpecWith(reportProgress);
