@@ -31,6 +31,7 @@ import {
 } from "../provider/process-context";
 import * as runtime from "../provider/runtime";
 import { cancelledOperation, type EngineOperation } from "./cancelled";
+import { diffConfig } from "./diff-config";
 import { coreKind, parseUrn, secretKeysOf, shapeInputs } from "./kinds";
 import { decode, encode, type Properties, topLevelKeys } from "./wire";
 
@@ -180,6 +181,9 @@ export const resourceProviderHandlers: Record<string, Handler> = {
     }
     return response;
   }),
+
+  // Whether changed provider settings move resources to another server (diff-config.ts).
+  diffConfig: unary(async (request: provproto.DiffRequest) => diffConfig(request)),
 
   configure: unary(async (request: provproto.ConfigureRequest) => {
     const variables = new Map(request.getVariablesMap().toArray());

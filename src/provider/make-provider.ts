@@ -12,6 +12,7 @@ import { whileCancellable } from "./engine-cancel";
 import { operationContext } from "./operation-scope";
 import { notePlanned } from "./planned-objects";
 import { type BackendAccess, configureProcess, processSettings, xcatAccess } from "./process-context";
+import { movedBy, serverOfConnection } from "./server-identity";
 import { type CommonInputs, PartialFailureError, type ResourceSpec } from "./spec";
 import { type InputFailure, isPlainObject, isUnknown } from "./validation";
 
@@ -170,14 +171,22 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
     async diff(_id, olds, news) {
       const previous = withoutHostKeys(olds) as unknown as Outputs;
       const next = withoutHostKeys(news) as unknown as Inputs;
-      const replaces = spec.replaceKeys(previous, next);
+      const stack = processSettings().connection;
+      // A connection naming another server moves the object there (server-identity.ts); one
+      // that changes only the account or transport is an update.
+      const moves =
+        movedBy(serverOfConnection(previous.connection, stack), serverOfConnection(next.connection, stack))
+          .length > 0;
+      const replaces = [...spec.replaceKeys(previous, next), ...(moves ? ["connection"] : [])];
       const connectionChanged =
         JSON.stringify(previous.connection ?? null) !== JSON.stringify(next.connection ?? null);
       return {
         changes: replaces.length > 0 || connectionChanged || spec.hasChanges(previous, next),
         replaces,
-        // xCAT names are identities: a replacement must free the name before creating it again.
-        deleteBeforeReplace: true,
+        // xCAT names are identities: a replacement on the same server must free the name before
+        // creating it again. A move creates on the new server first, so that the old copy is
+        // deleted only once the new one exists (a failed create leaves the old one as it was).
+        deleteBeforeReplace: !moves,
       };
     },
 
