@@ -12,6 +12,7 @@ import { whileCancellable } from "./engine-cancel";
 import { operationContext } from "./operation-scope";
 import { notePlanned } from "./planned-objects";
 import { type BackendAccess, configureProcess, processSettings, xcatAccess } from "./process-context";
+import { isReplacement, noteCheckedAsExisting } from "./replacements";
 import { movedBy, serverOfConnection } from "./server-identity";
 import { type CommonInputs, PartialFailureError, type ResourceSpec } from "./spec";
 import { type InputFailure, isPlainObject, isUnknown } from "./validation";
@@ -144,6 +145,8 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
         return { failures: outcome.failures.map((failure) => withoutSecretValue(failure, inputs)) };
       const name = (outcome.inputs as { name?: unknown }).name;
       if (typeof name === "string") notePlanned(spec.kind, name, outcome.inputs as Record<string, unknown>);
+      if (typeof name === "string" && Object.keys(withoutHostKeys(olds)).length > 0)
+        noteCheckedAsExisting(spec.kind, name);
       const connection = connectionOf(outcome.inputs);
       if (hasUnknown(connection)) return { inputs: outcome.inputs };
       await talking(() => checkConnectionOnce(connection));
@@ -194,10 +197,15 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
       // adoptChanges was for the preview; the resource does not manage it.
       const { adoptChanges: _shownInPreview, ...rest } = withoutHostKeys(inputs);
       const checked = rest as unknown as Inputs;
+      const name = (checked as { name?: unknown }).name;
+      const replacing = typeof name === "string" && isReplacement(spec.kind, name);
       const { id, outputs } = await countedEngineCall(() =>
         recordingPartialState(inputs, () =>
           whileCancellable((signal) =>
-            spec.create(clientFor(connectionOf(checked)), checked, operationContext(signal)),
+            spec.create(clientFor(connectionOf(checked)), checked, {
+              ...operationContext(signal),
+              ...(replacing ? { replacing } : {}),
+            }),
           ),
         ),
       );

@@ -9,6 +9,7 @@ import { isAuthError, isNetworkError, isTimeoutError, XcatClient } from "../clie
 import { type ConnectionInput, clientOptionsFor, type ProviderSettings, settingsFrom } from "./config";
 import { engineCallers } from "./engine-callers";
 import { forgetPlanned } from "./planned-objects";
+import { forgetReplacements } from "./replacements";
 
 let settings: ProviderSettings | undefined;
 const clients = new Map<string, XcatClient>();
@@ -164,6 +165,7 @@ export async function resetProcessContext(): Promise<void> {
   cancellation = new AbortController();
   await Promise.all(otherResets.map((reset) => reset()));
   forgetPlanned();
+  forgetReplacements();
   checks.clear();
   clientsByInput.clear();
   const closing = [...clients.values()].map((client) => client.close());

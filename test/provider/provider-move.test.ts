@@ -131,6 +131,36 @@ describe("a dynamic resource's connection naming another server moves it", () =>
     expect(confluent.state.nodeNames()).toEqual([]);
   });
 
+  it("a URL naming the stack's server another way is taken for another server, and the create refuses to take the node over: nothing is deleted", async () => {
+    const first = await h.createChecked(KIND, node("al36"));
+    const alias = {
+      url: h.emulator.url.replace("127.0.0.1", "localhost"),
+      username: "root",
+      password: EMULATOR_DEFAULT_PASSWORD,
+    };
+    const checked = await runtime.check(KIND, first.outs, node("al36", alias));
+    expect((await runtime.diff(KIND, first.id, first.outs, checked.inputs)).replaces).toEqual(["connection"]);
+    // The engine's create of the replacement fails, so it never runs the delete.
+    await expect(runtime.create(KIND, checked.inputs)).rejects.toThrow(
+      /xcat:Node: the node 'al36' already exists where its replacement is to be created.*Nothing was changed/,
+    );
+    expect(h.emulator.state.getObject("node", "al36")).toMatchObject({ ip: "10.36.0.1", bmc: "127.0.10.36" });
+    await runtime.delete(KIND, first.id, first.outs);
+  });
+
+  it("a move onto a server that already holds the node takes it over only with adopt", async () => {
+    const onB = { url: other.url, username: "admin-b", password: "other-Pw-3391" };
+    // Already on B, as a site that copied its nodes over by hand would have it.
+    await h.createChecked(KIND, node("ad36", onB));
+    const first = await h.createChecked(KIND, node("ad36"));
+    const refused = await runtime.check(KIND, first.outs, node("ad36", onB));
+    await expect(runtime.create(KIND, refused.inputs)).rejects.toThrow(/set adopt: true/);
+    const moved = await replace(first.id, first.outs, { ...node("ad36", onB), adopt: true });
+    expect(h.emulator.state.listObjects("node")).not.toContain("ad36");
+    expect(other.state.listObjects("node")).toContain("ad36");
+    await runtime.delete(KIND, moved.id, moved.outs);
+  });
+
   it("another account on the same server, or the stack's server named in a connection: an update, no move", async () => {
     const first = await h.createChecked(KIND, node("st36"));
     const sameServer = { url: h.emulator.url, username: "root", password: EMULATOR_DEFAULT_PASSWORD };
