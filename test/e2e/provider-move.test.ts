@@ -4,7 +4,8 @@
  * success with nothing moved and the state pointing at Confluent. The native provider now answers
  * DiffConfig (src/native/diff-config.ts), so the engine replaces each such resource: created on
  * the new server, deleted from the old, both in the preview; `protect` stops it.
- * - 16 YAML nodes of the stack's xCAT (the default provider) given an explicit Confluent provider;
+ * - 16 YAML nodes of the stack's xCAT (the default provider) given an explicit Confluent provider
+ *   (and, first, an explicit provider naming the same xCAT, which moves nothing);
  * - 4 YAML nodes moved between two xCAT management nodes (two explicit providers), one of them
  *   protected; then back again by changing the url of the provider they name;
  * - 4 TypeScript (dynamic) nodes whose `connection` input changes from the stack's xCAT to
@@ -112,10 +113,18 @@ describe("16 YAML nodes of the stack's xCAT given an explicit Confluent provider
   let confluent: RunningConfluentEmulator;
   let workspace: PulumiWorkspace;
 
-  const program = (withProvider: boolean) =>
+  /** The nodes on the default provider (the stack's xCAT), on `sameXcat` or on `confluent`. */
+  const program = (on: "default" | "sameXcat" | "confluent") =>
     yamlProgram(
-      ["urlC", "passwordC"],
+      ["urlA", "passwordA", "urlC", "passwordC"],
       [
+        // The stack's xCAT again, as an explicit provider.
+        "  sameXcat:",
+        "    type: pulumi:providers:xcat",
+        "    properties:",
+        `      url: ${ref("urlA")}`,
+        "      username: root",
+        `      password: ${ref("passwordA")}`,
         "  confluent:",
         "    type: pulumi:providers:xcat",
         "    properties:",
@@ -123,7 +132,7 @@ describe("16 YAML nodes of the stack's xCAT given an explicit Confluent provider
         `      url: ${ref("urlC")}`,
         "      username: admin-c",
         `      password: ${ref("passwordC")}`,
-        ...NODES.map((node, i) => yamlNode(node, i + 1, withProvider ? { provider: ref("confluent") } : {})),
+        ...NODES.map((node, i) => yamlNode(node, i + 1, on === "default" ? {} : { provider: ref(on) })),
       ],
     );
 
@@ -131,13 +140,14 @@ describe("16 YAML nodes of the stack's xCAT given an explicit Confluent provider
     xcatMn = await startEmulator();
     confluent = await startConfluentEmulator({ user: "admin-c", password: PASSWORD_C });
     workspace = await nativeWorkspace();
-    await writeFile(join(workspace.programDir, "Pulumi.yaml"), program(false));
+    await writeFile(join(workspace.programDir, "Pulumi.yaml"), program("default"));
     await workspace.run([
       "config",
       "set-all",
       ...["--plaintext", `xcat:url=${xcatMn.url}`, "--plaintext", "xcat:username=root"],
       ...["--secret", `xcat:password=${EMULATOR_DEFAULT_PASSWORD}`],
       ...["--plaintext", `urlC=${confluent.url}`, "--secret", `passwordC=${PASSWORD_C}`],
+      ...["--plaintext", `urlA=${xcatMn.url}`, "--secret", `passwordA=${EMULATOR_DEFAULT_PASSWORD}`],
     ]);
   });
 
@@ -148,13 +158,18 @@ describe("16 YAML nodes of the stack's xCAT given an explicit Confluent provider
   });
 
   it("up puts the 16 nodes on xCAT", async () => {
-    expect(await workspace.up()).toMatchObject({ create: 18 });
+    expect(await workspace.up()).toMatchObject({ create: 19 });
     expect(xcatMn.state.listObjects("node")).toEqual(NODES);
     expect(confluent.state.nodeNames()).toEqual([]);
   });
 
+  it("given an explicit provider naming the same xCAT, preview replaces nothing: nothing moves", async () => {
+    await writeFile(join(workspace.programDir, "Pulumi.yaml"), program("sameXcat"));
+    expect((await workspace.preview()).changeSummary).toEqual({ same: 19 });
+  });
+
   it("with provider confluent, preview lists each node as replaced: created on Confluent, deleted from xCAT (32 operations)", async () => {
-    await writeFile(join(workspace.programDir, "Pulumi.yaml"), program(true));
+    await writeFile(join(workspace.programDir, "Pulumi.yaml"), program("confluent"));
     const preview = await workspace.preview();
     expect(nodeOps(preview.steps)).toEqual({ replace: NODES });
     expect(preview.changeSummary).toMatchObject({ replace: 16 });
@@ -177,8 +192,8 @@ describe("16 YAML nodes of the stack's xCAT given an explicit Confluent provider
   });
 
   it("the next preview has no changes, and destroy removes them from Confluent", async () => {
-    expect((await workspace.preview()).changeSummary).toEqual({ same: 18 });
-    expect(await workspace.destroy()).toMatchObject({ delete: 18 });
+    expect((await workspace.preview()).changeSummary).toEqual({ same: 19 });
+    expect(await workspace.destroy()).toMatchObject({ delete: 19 });
     expect(confluent.state.nodeNames()).toEqual([]);
     expect(xcatMn.state.listObjects("node")).toEqual([]);
   });
