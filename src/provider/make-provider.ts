@@ -59,6 +59,11 @@ function connectionOf(value: unknown): ConnectionInput | undefined {
   return connection ?? undefined;
 }
 
+/** The server a resource's inputs name, as a key: its connection's, else the stack's. */
+function serverKey(inputs: unknown): string {
+  return JSON.stringify(serverOfConnection(connectionOf(inputs), processSettings().connection));
+}
+
 /**
  * The client's TLS hint speaks of its `caCert` and `insecure` options; a Pulumi user sets them
  * as stack config or in a resource's `connection`, so say that too.
@@ -146,7 +151,7 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
       const name = (outcome.inputs as { name?: unknown }).name;
       if (typeof name === "string") notePlanned(spec.kind, name, outcome.inputs as Record<string, unknown>);
       if (typeof name === "string" && Object.keys(withoutHostKeys(olds)).length > 0)
-        noteCheckedAsExisting(spec.kind, name);
+        noteCheckedAsExisting(spec.kind, name, serverKey(outcome.inputs));
       const connection = connectionOf(outcome.inputs);
       if (hasUnknown(connection)) return { inputs: outcome.inputs };
       await talking(() => checkConnectionOnce(connection));
@@ -198,7 +203,7 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
       const { adoptChanges: _shownInPreview, ...rest } = withoutHostKeys(inputs);
       const checked = rest as unknown as Inputs;
       const name = (checked as { name?: unknown }).name;
-      const replacing = typeof name === "string" && isReplacement(spec.kind, name);
+      const replacing = typeof name === "string" && isReplacement(spec.kind, name, serverKey(checked));
       const { id, outputs } = await countedEngineCall(() =>
         recordingPartialState(inputs, () =>
           whileCancellable((signal) =>

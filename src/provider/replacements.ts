@@ -13,16 +13,20 @@
 
 const existing = new Set<string>();
 
-const key = (kind: string, name: string) => `${kind}\u0000${name}`;
+const key = (kind: string, name: string, server: string) => `${kind}\u0000${name}\u0000${server}`;
 
-/** Records that `name` of `kind` was checked with old inputs: it exists in the state. */
-export function noteCheckedAsExisting(kind: string, name: string): void {
-  existing.add(key(kind, name));
+/**
+ * Records that `name` of `kind`, to be on `server` (a key naming the server its new inputs
+ * name), was checked with old inputs: it exists in the state. The server keeps apart two objects
+ * of one name on two servers in one stack.
+ */
+export function noteCheckedAsExisting(kind: string, name: string, server: string): void {
+  existing.add(key(kind, name, server));
 }
 
-/** Whether a create of `name` of `kind` replaces a resource of the state. */
-export function isReplacement(kind: string, name: string): boolean {
-  return existing.has(key(kind, name));
+/** Whether a create of `name` of `kind` on `server` replaces a resource of the state. */
+export function isReplacement(kind: string, name: string, server: string): boolean {
+  return existing.has(key(kind, name, server));
 }
 
 /** Forgets every record (tests run many programs in one process). */

@@ -161,6 +161,20 @@ describe("a dynamic resource's connection naming another server moves it", () =>
     await runtime.delete(KIND, moved.id, moved.outs);
   });
 
+  it("a new resource naming an object of the same name on another server is no replacement: it takes over a matching one", async () => {
+    const onB = { url: other.url, username: "admin-b", password: "other-Pw-3391" };
+    await h.createChecked(KIND, node("tw36", onB));
+    const onA = await h.createChecked(KIND, node("tw36"));
+    // The resource on A is checked as an existing one, as every preview and up does.
+    await runtime.check(KIND, onA.outs, node("tw36"));
+    const fresh = await runtime.check(KIND, {}, node("tw36", onB));
+    const taken = await runtime.create(KIND, fresh.inputs);
+    expect(taken.id).toBe("tw36");
+    await runtime.delete(KIND, taken.id, taken.outs as Record<string, unknown>);
+    await runtime.delete(KIND, onA.id, onA.outs);
+    expect([h.emulator.state.listObjects("node"), other.state.listObjects("node")]).toEqual([[], []]);
+  });
+
   it("another account on the same server, or the stack's server named in a connection: an update, no move", async () => {
     const first = await h.createChecked(KIND, node("st36"));
     const sameServer = { url: h.emulator.url, username: "root", password: EMULATOR_DEFAULT_PASSWORD };
