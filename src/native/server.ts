@@ -36,6 +36,7 @@ import * as runtime from "../provider/runtime";
 import { originOfProvider } from "../provider/setting-advice";
 import { cancelledOperation, type EngineOperation } from "./cancelled";
 import { linesDelivered, speakingFor } from "./engine-log";
+import { diffConfig } from "./diff-config";
 import { coreKind, parseUrn, secretKeysOf, shapeInputs } from "./kinds";
 import { decode, encode, type Properties, topLevelKeys } from "./wire";
 
@@ -205,6 +206,9 @@ export const resourceProviderHandlers: Record<string, Handler> = {
     }
     return response;
   }),
+
+  // Whether changed provider settings move resources to another server (diff-config.ts).
+  diffConfig: unary(async (request: provproto.DiffRequest) => diffConfig(request)),
 
   configure: unary(async (request: provproto.ConfigureRequest) => {
     const variables = new Map(request.getVariablesMap().toArray());

@@ -423,9 +423,21 @@ export function attributeObjectSpec<Client extends object = XcatClient>(
       return !sameAttributes(desiredAttributes(definition, olds), desiredAttributes(definition, news));
     },
 
-    async create(client, inputs) {
+    async create(client, inputs, context) {
       const api = definition.api(client);
       const name = String(inputs[definition.idInput]);
+      // A replacement creates before it deletes the replaced object: taking over one that is
+      // already here could hand the very object the delete then removes (replacements.ts).
+      const refuseExisting = () => {
+        if (!context?.replacing || inputs.adopt) return;
+        throw new ResourceConflictError(
+          `${definition.kind}: the ${definition.what} '${name}' already exists where its replacement is to be ` +
+            "created, and the replaced one is deleted next. Nothing was changed. If the resource moves to a URL " +
+            'that names the same server, keep the old URL (docs/confluent.md, "Moving a resource within one ' +
+            'stack"); for `pulumi up --replace`, give it the deleteBeforeReplace option; to take over the ' +
+            `${definition.what} on another server, set adopt: true.`,
+        );
+      };
       const desired = desiredAttributes(definition, inputs);
       let reported: Record<string, string>;
       // What the object held before, when it already existed (its name services may be in place).
@@ -435,6 +447,7 @@ export function attributeObjectSpec<Client extends object = XcatClient>(
       const existing =
         definition.createMode === "check-first" || inputs.adopt ? await getIfExists(api, name) : undefined;
       if (existing) {
+        refuseExisting();
         before = existing;
         reported = await takeExisting(api, name, inputs, existing);
       } else {
@@ -448,6 +461,7 @@ export function attributeObjectSpec<Client extends object = XcatClient>(
             await throwRefusedWrite(error, api, name, "create", desired, inputs, {});
             throw error;
           }
+          refuseExisting();
           before = await api.get(name);
           reported = await takeExisting(api, name, inputs, before);
         }

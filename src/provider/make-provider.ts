@@ -13,6 +13,8 @@ import { operationContext } from "./operation-scope";
 import { notePlanned } from "./planned-objects";
 import { type BackendAccess, configureProcess, processSettings, xcatAccess } from "./process-context";
 import { settingName } from "./setting-advice";
+import { isReplacement, noteCheckedAsExisting } from "./replacements";
+import { movedBy, serverOfConnection } from "./server-identity";
 import { type CommonInputs, PartialFailureError, type ResourceSpec } from "./spec";
 import { type InputFailure, isPlainObject, isUnknown } from "./validation";
 
@@ -56,6 +58,11 @@ function hasUnknown(value: unknown): boolean {
 function connectionOf(value: unknown): ConnectionInput | undefined {
   const connection = (value as { connection?: ConnectionInput } | undefined)?.connection;
   return connection ?? undefined;
+}
+
+/** The server a resource's inputs name, as a key: its connection's, else the stack's. */
+function serverKey(inputs: unknown): string {
+  return JSON.stringify(serverOfConnection(connectionOf(inputs), processSettings().connection));
 }
 
 /**
@@ -156,6 +163,8 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
         return { failures: outcome.failures.map((failure) => withoutSecretValue(failure, inputs)) };
       const name = (outcome.inputs as { name?: unknown }).name;
       if (typeof name === "string") notePlanned(spec.kind, name, outcome.inputs as Record<string, unknown>);
+      if (typeof name === "string" && Object.keys(withoutHostKeys(olds)).length > 0)
+        noteCheckedAsExisting(spec.kind, name, serverKey(outcome.inputs));
       const connection = connectionOf(outcome.inputs);
       if (hasUnknown(connection)) return { inputs: outcome.inputs };
       await talking(() => checkConnectionOnce(connection));
@@ -183,14 +192,22 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
     async diff(_id, olds, news) {
       const previous = withoutHostKeys(olds) as unknown as Outputs;
       const next = withoutHostKeys(news) as unknown as Inputs;
-      const replaces = spec.replaceKeys(previous, next);
+      const stack = processSettings().connection;
+      // A connection naming another server moves the object there (server-identity.ts); one
+      // that changes only the account or transport is an update.
+      const moves =
+        movedBy(serverOfConnection(previous.connection, stack), serverOfConnection(next.connection, stack))
+          .length > 0;
+      const replaces = [...spec.replaceKeys(previous, next), ...(moves ? ["connection"] : [])];
       const connectionChanged =
         JSON.stringify(previous.connection ?? null) !== JSON.stringify(next.connection ?? null);
       return {
         changes: replaces.length > 0 || connectionChanged || spec.hasChanges(previous, next),
         replaces,
-        // xCAT names are identities: a replacement must free the name before creating it again.
-        deleteBeforeReplace: true,
+        // xCAT names are identities: a replacement on the same server must free the name before
+        // creating it again. A move creates on the new server first, so that the old copy is
+        // deleted only once the new one exists (a failed create leaves the old one as it was).
+        deleteBeforeReplace: !moves,
       };
     },
 
@@ -198,10 +215,15 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
       // adoptChanges was for the preview; the resource does not manage it.
       const { adoptChanges: _shownInPreview, ...rest } = withoutHostKeys(inputs);
       const checked = rest as unknown as Inputs;
+      const name = (checked as { name?: unknown }).name;
+      const replacing = typeof name === "string" && isReplacement(spec.kind, name, serverKey(checked));
       const { id, outputs } = await countedEngineCall(() =>
         recordingPartialState(inputs, () =>
           whileCancellable((signal) =>
-            spec.create(clientFor(connectionOf(checked)), checked, operationContext(signal)),
+            spec.create(clientFor(connectionOf(checked)), checked, {
+              ...operationContext(signal),
+              ...(replacing ? { replacing } : {}),
+            }),
           ),
         ),
       );

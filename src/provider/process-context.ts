@@ -10,6 +10,7 @@ import { type ConnectionInput, clientOptionsFor, type ProviderSettings, settings
 import { engineCallers } from "./engine-callers";
 import { forgetPlanned } from "./planned-objects";
 import { howToSet, type SettingsOrigin, STACK_CONFIG, settingName } from "./setting-advice";
+import { forgetReplacements } from "./replacements";
 
 let settings: ProviderSettings | undefined;
 const clients = new Map<string, XcatClient>();
@@ -176,6 +177,7 @@ export async function resetProcessContext(): Promise<void> {
   cancellation = new AbortController();
   await Promise.all(otherResets.map((reset) => reset()));
   forgetPlanned();
+  forgetReplacements();
   checks.clear();
   clientsByInput.clear();
   const closing = [...clients.values()].map((client) => client.close());

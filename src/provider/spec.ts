@@ -38,6 +38,11 @@ export interface OperationContext {
    * absent under the dynamic-provider host, which drops the engine's timeout.
    */
   readonly deadline?: number;
+  /**
+   * A create that replaces a resource of the state (replacements.ts): an object already on the
+   * server is not taken over without `adopt`, since the replaced resource's delete may follow.
+   */
+  readonly replacing?: boolean;
 }
 
 /**
