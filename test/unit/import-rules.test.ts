@@ -47,15 +47,75 @@ describe("inheritance reduction", () => {
     const own = ownAttributes(
       "n12",
       { groups: "compute,all", mgt: "ipmi", ip: "10.0.0.12", mac: "aa" },
-      groups,
+      { groups },
     );
     expect(own).toEqual({ mac: "aa" });
   });
   it("keeps a value the node overrides, and follows the order of groups", () => {
-    expect(ownAttributes("n12", { groups: "compute", ip: "10.9.9.9" }, groups)).toEqual({ ip: "10.9.9.9" });
-    expect(ownAttributes("g1", { groups: "gpu,compute", arch: "ppc64le" }, groups)).toEqual({});
-    expect(ownAttributes("g1", { groups: "compute,gpu", arch: "ppc64le" }, groups)).toEqual({
+    expect(ownAttributes("n12", { groups: "compute", ip: "10.9.9.9" }, { groups })).toEqual({
+      ip: "10.9.9.9",
+    });
+    expect(ownAttributes("g1", { groups: "gpu,compute", arch: "ppc64le" }, { groups })).toEqual({});
+    expect(ownAttributes("g1", { groups: "compute,gpu", arch: "ppc64le" }, { groups })).toEqual({
       arch: "ppc64le",
+    });
+  });
+});
+
+describe("inheritance reduction: xCAT's default scripts, nodeset's values, a node's state (issue #36 item 5)", () => {
+  // The stock xcatdefaults row (xcat-behavior.md 5.2); lsdef shows it in front of the node's
+  // own or inherited scripts, `default,own` (DBobjUtils.pm ~3845-3885).
+  const defaults = { postscripts: "syslog,remoteshell,syncfiles", postbootscripts: "otherpkgs" };
+  const groups = new Map([["compute", { postscripts: "confignetwork,setupntp", mgt: "ipmi" }]]);
+  const images = new Map([
+    ["rocky9-compute", { osvers: "rocky9.4", osarch: "x86_64", profile: "compute", provmethod: "netboot" }],
+  ]);
+  const sources = { groups, defaults, images };
+
+  it("drops the default scripts lsdef puts in front, and a group's scripts after them", () => {
+    const reported = {
+      groups: "compute,all",
+      postscripts: "syslog,remoteshell,syncfiles,confignetwork,setupntp",
+      postbootscripts: "otherpkgs",
+      mgt: "ipmi",
+    };
+    expect(ownAttributes("n01", reported, sources)).toEqual({});
+  });
+  it("keeps only the node's own scripts, without the defaults in front", () => {
+    const reported = { groups: "compute", postscripts: "syslog,remoteshell,syncfiles,custom", mgt: "ipmi" };
+    expect(ownAttributes("n01", reported, sources)).toEqual({ postscripts: "custom" });
+    // A node of no group with scripts: its own part only.
+    expect(
+      ownAttributes("n02", { groups: "other", postbootscripts: "otherpkgs,late" }, { groups, defaults }),
+    ).toEqual({ postbootscripts: "late" });
+  });
+  it("keeps a value that merely starts like the defaults", () => {
+    expect(
+      ownAttributes("n01", { groups: "other", postscripts: "syslog,remoteshell" }, { groups, defaults }),
+    ).toEqual({ postscripts: "syslog,remoteshell" });
+  });
+  it("drops os, arch and profile that nodeset took from the node's image, keeps the image and a value of its own", () => {
+    const deployed = {
+      groups: "compute",
+      provmethod: "rocky9-compute",
+      os: "rocky9.4",
+      arch: "x86_64",
+      profile: "compute",
+      currstate: "netboot rocky9.4-x86_64-compute",
+      status: "booted",
+      statustime: "11-26-2026 17:00:00",
+    };
+    expect(ownAttributes("n01", deployed, sources)).toEqual({ provmethod: "rocky9-compute" });
+    expect(ownAttributes("n01", { ...deployed, profile: "gpu" }, sources)).toEqual({
+      provmethod: "rocky9-compute",
+      profile: "gpu",
+    });
+    // Without the image read (--kinds without osimages) nothing is assumed.
+    expect(ownAttributes("n01", deployed, { groups, defaults })).toEqual({
+      provmethod: "rocky9-compute",
+      os: "rocky9.4",
+      arch: "x86_64",
+      profile: "compute",
     });
   });
 });
