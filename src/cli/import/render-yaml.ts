@@ -12,8 +12,14 @@
  * characters. `${` in a string starts an expression; `$${` is a literal `${`.
  */
 import type { ImportedCluster, RenderedProgram } from "./render";
-import { isPasswordAttribute } from "./render";
+import { isConfigSecret } from "./render";
 import { type NodeEntry, type Run, runName, valueAt } from "./runs";
+
+/**
+ * The `config:` entry of Pulumi.yaml that sets `xcat:backend` for every stack of the project (a
+ * project-level config value), for a program read from a Confluent server.
+ */
+export const BACKEND_CONFIG_LINES = ["  xcat:backend:", "    value: confluent"] as const;
 
 /** A YAML scalar: JSON's double-quoted strings are YAML's, and `${` is escaped for Pulumi YAML. */
 const scalar = (text: string) => JSON.stringify(text.replaceAll("${", () => "$${"));
@@ -105,7 +111,7 @@ export function renderYamlProgram(cluster: ImportedCluster): RenderedProgram {
   const resources: YamlResource[] = [];
 
   const value = (objectName: string, attribute: string, text: string): Value => {
-    if (isPasswordAttribute(attribute)) {
+    if (isConfigSecret(cluster, attribute)) {
       const key = `${objectName}-${attribute}`.replace(/[^A-Za-z0-9-]/g, "-");
       if (!secrets.some((secret) => secret.key === key))
         secrets.push({ key, holds: `${attribute} of ${objectName}` });
@@ -207,7 +213,7 @@ export function renderYamlProgram(cluster: ImportedCluster): RenderedProgram {
   }
 
   const lines = [
-    "# An xCAT cluster imported by `pulumi-xcat import --language yaml`, for the native provider",
+    `# ${cluster.backend === "confluent" ? "A Confluent" : "An xCAT"} cluster imported by \`pulumi-xcat import --language yaml\`, for the native provider`,
     "# pulumi-resource-xcat. Imported objects are protected: `pulumi destroy` or deleting a resource",
     "# fails until you remove its `protect` (see README.md). `adopt: true` takes each object over as",
     "# it is; it can go after the first `up`.",
@@ -215,10 +221,10 @@ export function renderYamlProgram(cluster: ImportedCluster): RenderedProgram {
     "runtime: yaml",
     "description: xCAT cluster imported by pulumi-xcat import",
   ];
-  if (secrets.length > 0) {
-    lines.push("config:");
-    for (const secret of secrets) lines.push(`  ${yamlKey(secret.key)}:`, "    type: string");
-  }
+  if (secrets.length > 0 || cluster.backend === "confluent") lines.push("config:");
+  // Project config, so every stack of this program talks to the kind of server it was read from.
+  if (cluster.backend === "confluent") lines.push(...BACKEND_CONFIG_LINES);
+  for (const secret of secrets) lines.push(`  ${yamlKey(secret.key)}:`, "    type: string");
   lines.push("variables:", "  adopt: true");
   lines.push(resources.length > 0 ? "resources:" : "resources: {}");
   for (const resource of resources) lines.push(...resourceLines(resource));

@@ -20,6 +20,15 @@ export interface ImportedCluster {
   }>;
   readonly runs: readonly Run[];
   readonly singles: readonly NodeEntry[];
+  /** The server the program is for (default xcat); a Confluent program says so in its project config. */
+  readonly backend?: "xcat" | "confluent";
+  /** Attributes written as config secrets whatever their name (Confluent never returns bmcusername either). */
+  readonly secretAttributes?: readonly string[];
+}
+
+/** Whether the program asks stack config for an attribute's value rather than writing it. */
+export function isConfigSecret(cluster: ImportedCluster, attribute: string): boolean {
+  return isPasswordAttribute(attribute) || (cluster.secretAttributes ?? []).includes(attribute);
 }
 
 /** The generated program and the secrets it asks for (config key, what it holds). */
@@ -71,7 +80,7 @@ export function renderProgram(cluster: ImportedCluster): RenderedProgram {
   const line = (text = "") => out.push(text);
 
   const value = (objectName: string, attribute: string, text: string): string => {
-    if (isPasswordAttribute(attribute)) {
+    if (isConfigSecret(cluster, attribute)) {
       const key = `${objectName}-${attribute}`.replace(/[^A-Za-z0-9-]/g, "-");
       if (!secrets.some((secret) => secret.key === key))
         secrets.push({ key, holds: `${attribute} of ${objectName}` });
