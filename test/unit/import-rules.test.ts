@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { inline, LINE_WIDTH, layout, statement } from "../../src/cli/import/code-format";
+import { ownXcatAttributes, SECRET_PLACEHOLDER } from "../../src/cli/import/confluent";
 import {
   isDefaultGroupAttribute,
   isDefaultPolicy,
@@ -20,11 +21,16 @@ import {
   undefinedGroups,
   validationFindings,
 } from "../../src/cli/import/findings";
-import { ownAttributes } from "../../src/cli/import/inheritance";
 import { renderProgram } from "../../src/cli/import/render";
 import { parseImportArgs } from "../../src/cli/import/run";
 import { findRuns, variationOf } from "../../src/cli/import/runs";
-import { expandXcatRegex, isXcatRegex } from "../../src/cli/import/xcat-regex";
+import type { NodeAttributes } from "../../src/client/confluent";
+import {
+  xcatRegexOfExpression,
+  xcatRegexToExpression,
+} from "../../src/contract/confluent/xcat-attribute-map";
+import { ownAttributes } from "../../src/contract/node-inheritance";
+import { expandXcatRegex, isXcatRegex } from "../../src/contract/xcat-regex";
 
 describe("xCAT regex values (Table.pm transRegexAttrs)", () => {
   it("evaluates the arithmetic in parentheses for the node's captures", () => {
@@ -117,6 +123,65 @@ describe("inheritance reduction: xCAT's default scripts, nodeset's values, a nod
       arch: "x86_64",
       profile: "compute",
     });
+  });
+});
+
+describe("a Confluent object's own values in the program's names (issue #36 item 9)", () => {
+  // Shapes as a real 3.15.6 answers (real-confluent.md items 7, 8, 10).
+  const reported = (entries: Record<string, unknown>): NodeAttributes =>
+    new Map(
+      Object.entries(entries).map(([name, value]) => [
+        name,
+        (Array.isArray(value) ? { value } : value) as NodeAttributes extends Map<string, infer A> ? A : never,
+      ]),
+    );
+  it("keeps own values, leaves inherited ones and Confluent's bookkeeping to the server", () => {
+    const left: string[] = [];
+    const own = ownXcatAttributes(
+      "node 'n1'",
+      reported({
+        groups: ["compute", "everything"],
+        "hardwaremanagement.method": { inheritedfrom: "compute", value: "ipmi" },
+        "hardwaremanagement.manager": { value: "10.1.0.1" },
+        "console.logging": { value: "none" },
+        "secret.hardwaremanagementpassword": { isset: true },
+        "secret.hardwaremanagementuser": { inheritedfrom: "compute", isset: true },
+        "net.ipv4_address": { expression: "10.0.{n1}", inheritedfrom: "compute", value: "10.0.1" },
+        "id.index": { value: 3 },
+        "deployment.profile": { value: "rocky-9.4-x86_64-default" },
+        "custom.owner": { value: "alice" },
+      }),
+      left,
+    );
+    expect(own).toEqual({
+      groups: ["compute"],
+      attributes: { bmc: "10.1.0.1", consoleondemand: "yes", bmcpassword: SECRET_PLACEHOLDER },
+    });
+    expect(left).toEqual([
+      "node 'n1': custom.owner (no attribute of the program maps to it; kept on the server as they are)",
+    ]);
+  });
+  it("writes a group's expression as the xCAT regex that translates back to it, and says when none does", () => {
+    const left: string[] = [];
+    const own = ownXcatAttributes(
+      "group 'g'",
+      reported({
+        "net.ipv4_address": { expression: "10.0.{n1}.{n2+100}" },
+        "hardwaremanagement.manager": { expression: "{node}-bmc" },
+      }),
+      left,
+    );
+    expect(own.attributes).toEqual({ ip: "|^\\D*(\\d+)\\D+(\\d+)|10.0.($1).($2+100)|" });
+    expect(left[0]).toContain("hardwaremanagement.manager holds the expression '{node}-bmc'");
+  });
+  it("translates expressions both ways exactly, or not at all", () => {
+    for (const expression of ["10.0.{n1}.{n2}", "10.{n1*2+1}.0.{n2-1}", "n{n1:03d}-bmc", "{{x}}{n1}"]) {
+      const regex = xcatRegexOfExpression(expression);
+      expect(regex).toBeDefined();
+      expect(xcatRegexToExpression(regex ?? "")).toEqual({ expression });
+    }
+    for (const expression of ["{n0}", "{node}", "{net.hostname}", "a$b{n1}", "plain"])
+      expect(xcatRegexOfExpression(expression)).toBeUndefined();
   });
 });
 

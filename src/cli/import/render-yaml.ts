@@ -219,7 +219,7 @@ export function renderYamlProgram(cluster: ImportedCluster): RenderedProgram {
     "# it is; it can go after the first `up`.",
     "name: xcat-cluster",
     "runtime: yaml",
-    "description: xCAT cluster imported by pulumi-xcat import",
+    `description: ${cluster.backend === "confluent" ? "Confluent" : "xCAT"} cluster imported by pulumi-xcat import`,
   ];
   if (secrets.length > 0 || cluster.backend === "confluent") lines.push("config:");
   // Project config, so every stack of this program talks to the kind of server it was read from.

@@ -7,6 +7,12 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { XcatClient } from "../../client";
 import { ConfluentClient } from "../../client/confluent";
+import {
+  declaredAttributes,
+  ownAttributes,
+  splitGroups,
+  XCATDEFAULTS,
+} from "../../contract/node-inheritance";
 import { tableSchema } from "../../contract/schema";
 import { clientOptionsFor, type ProviderSettings, settingsFrom } from "../../provider/config";
 import { readConfluentCluster } from "./confluent";
@@ -26,7 +32,6 @@ import {
   validationFindings,
 } from "./findings";
 import { firstRunLines, type ImportConnection } from "./first-run";
-import { declaredAttributes, ownAttributes, splitGroups, XCATDEFAULTS } from "./inheritance";
 import { type ImportedCluster, type RenderedProgram, renderProgram } from "./render";
 import { BACKEND_CONFIG_LINES, renderYamlProgram } from "./render-yaml";
 import { findRuns } from "./runs";
