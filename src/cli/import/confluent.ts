@@ -15,6 +15,7 @@ import {
   CONFLUENT_EVERYTHING_GROUP,
   mappingOfConfluent,
   XCAT_ALL_GROUP,
+  XCAT_TO_CONFLUENT,
   xcatRegexOfExpression,
   xcatValueOf,
 } from "../../contract/confluent/xcat-attribute-map";
@@ -25,7 +26,7 @@ import { findRuns } from "./runs";
 const KEPT_BY_CONFLUENT = /^(id\.index|deployment\.)/;
 
 /** The value a secret takes in the read cluster: never a real value (Confluent does not give it). */
-export const SECRET_PLACEHOLDER = "(secret, set on Confluent)";
+export const SECRET_PLACEHOLDER = "(set on Confluent, not shown)";
 
 /** What a Confluent import read, what it left out, and its notes. */
 export interface ConfluentRead {
@@ -154,7 +155,9 @@ export async function readConfluentCluster(
       runs,
       singles,
       backend: "confluent",
-      secretAttributes: ["bmcusername", "bmcpassword"],
+      askedAttributes: XCAT_TO_CONFLUENT.filter((mapping) => mapping.writeOnly).map(
+        (mapping) => mapping.xcat,
+      ),
     },
     left,
   };

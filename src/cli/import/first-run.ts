@@ -23,6 +23,8 @@ export interface ImportConnection {
 export interface FirstRunSecret {
   readonly key: string;
   readonly holds: string;
+  /** Not a password (a BMC user name Confluent keeps unreadable): plain stack config. */
+  readonly plain?: boolean;
 }
 
 /** Single-quotes a value for a POSIX shell line. */
@@ -80,8 +82,10 @@ export function firstRunLines(
     `    pulumi config set xcat:url ${shellQuote(connection.url)}`,
     ...credential,
     ...tls,
-    ...secrets.map(
-      (secret) => `    pulumi config set --secret ${secret.key}   # asks for it: ${secret.holds}`,
+    ...secrets.map((secret) =>
+      secret.plain
+        ? `    pulumi config set ${secret.key}   # asks for it: ${secret.holds}`
+        : `    pulumi config set --secret ${secret.key}   # asks for it: ${secret.holds}`,
     ),
     `    pulumi up                   # adopts every object as it is; sends no write to ${server}`,
     "",

@@ -11,8 +11,10 @@
  * names may hold), so every resource sets its xCAT name explicitly and gets a key made of those
  * characters. `${` in a string starts an expression; `$${` is a literal `${`.
  */
+
+import type { FirstRunSecret } from "./first-run";
 import type { ImportedCluster, RenderedProgram } from "./render";
-import { isConfigSecret } from "./render";
+import { valueSource } from "./render";
 import { type NodeEntry, type Run, runName, valueAt } from "./runs";
 
 /**
@@ -105,17 +107,22 @@ export function expandRun(run: Run): NodeEntry[] {
  */
 export function renderYamlProgram(cluster: ImportedCluster): RenderedProgram {
   const keys = new Keys();
-  const secrets: { key: string; holds: string }[] = [];
+  const secrets: FirstRunSecret[] = [];
   const images = new Map<string, string>();
   const hosts = new Map<string, string>();
   const resources: YamlResource[] = [];
 
   const value = (objectName: string, attribute: string, text: string): Value => {
-    if (isConfigSecret(cluster, attribute)) {
+    const source = valueSource(cluster, attribute);
+    if (source !== "written") {
       const key = `${objectName}-${attribute}`.replace(/[^A-Za-z0-9-]/g, "-");
       if (!secrets.some((secret) => secret.key === key))
-        secrets.push({ key, holds: `${attribute} of ${objectName}` });
-      return { secretConfig: key };
+        secrets.push({
+          key,
+          holds: `${attribute} of ${objectName}`,
+          ...(source === "config" ? { plain: true } : {}),
+        });
+      return source === "secret" ? { secretConfig: key } : { reference: key };
     }
     const image = attribute === "provmethod" ? images.get(text) : undefined;
     if (image) return { reference: `${image}.name` };

@@ -560,7 +560,10 @@ function readme(
     program.secrets.length === 0
       ? "The cluster holds no passwords the program manages."
       : "Passwords are never written into the program; the first-run lines below ask for each:\n",
-    ...program.secrets.map((secret) => `- \`${secret.key}\`: ${secret.holds}`),
+    ...program.secrets.map(
+      (secret) =>
+        `- \`${secret.key}\`: ${secret.holds}${secret.plain ? " (not a password, but the server never shows it: plain config)" : ""}`,
+    ),
     "",
     "## First run",
     "",
