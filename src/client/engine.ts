@@ -29,6 +29,7 @@ import {
 } from "./retry";
 import type { RawResponse, Transport } from "./transport";
 import type { CallOptions, XcatLogger } from "./types";
+import { confluentAnsweredXcat } from "./wrong-backend";
 
 /** What a create's read-back found. */
 export type CreateCheck = "present" | "absent" | "different";
@@ -311,6 +312,19 @@ export class Engine {
     const messages = parsed.messages.map(redact);
     if (spec.emptyListOk && isEmptyListAnswer(status, messages)) return { status, body: [], what, url };
     if (spec.noRowsOk && isNoRowsMatched(status, messages)) return { status, body: undefined, what, url };
+    const otherServer = confluentAnsweredXcat(
+      status,
+      response.headers,
+      `${this.#parts.origin}${this.#parts.basePath}`,
+    );
+    if (otherServer !== undefined) {
+      throw createXcatError("XCAT_USAGE", `${request.method} ${request.display} failed: ${otherServer}`, {
+        method: request.method,
+        url: request.url,
+        status,
+        messages,
+      });
+    }
     const code = classifyFailure(status, messages);
     const first = messages[0];
     const hint =

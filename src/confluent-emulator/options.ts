@@ -59,4 +59,6 @@ export interface ConfluentEmulatorState {
   groupAttributes(group: string): Record<string, unknown> | undefined;
   /** The simulated power state. */
   power(node: string): "on" | "off" | undefined;
+  /** Every request received so far (method, path without query), oldest first. */
+  requests(): { readonly method: string; readonly path: string }[];
 }

@@ -60,7 +60,13 @@ export async function startConfluentEmulator(
     password: options.password ?? "cluster",
     version: options.version ?? CONFLUENT_RELEASE,
   });
-  const server: Server = createServer(listener);
+  // Every request that arrived, by method and path without the query: tests count the writes an
+  // operation sent (an adopting first `up` must send none).
+  const received: { method: string; path: string }[] = [];
+  const server: Server = createServer((req, res) => {
+    received.push({ method: req.method ?? "", path: (req.url ?? "").split("?")[0] ?? "" });
+    listener(req, res);
+  });
   const listening = await listen(server, { port: options.port, host: options.host ?? "127.0.0.1" }, () =>
     db.close(),
   );
@@ -72,6 +78,7 @@ export async function startConfluentEmulator(
     groupAttributes: (group) =>
       config.isGroup(group) ? Object.fromEntries(config.groupCurrent(group)) : undefined,
     power: (node) => (config.isNode(node) ? (db.hardware<HardwareState>(node)?.power ?? "off") : undefined),
+    requests: () => [...received],
   };
   return {
     url: `http://${listening.urlHost}:${listening.port}${CONFLUENT_API_ROOT}`,

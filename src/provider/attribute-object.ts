@@ -155,6 +155,26 @@ export interface AttributeObjectDefinition<Client extends object = XcatClient> {
   ): Promise<void>;
   /** Runs before the object is deleted (a node's DNS and DHCP entries go first). */
   beforeDelete?(client: Client, name: string, olds: AttributeObjectInputs): Promise<void>;
+  /**
+   * What of `reported` the object holds itself, where xCAT reports more than that, for comparing
+   * with the `managed` attributes the program declares: a node's postscripts without the
+   * xcatdefaults scripts lsdef puts in front. Absent: compared as reported.
+   */
+  ownReported?(
+    client: Client,
+    reported: Record<string, string>,
+    managed: readonly string[],
+  ): Promise<Record<string, string>>;
+  /**
+   * For `Resource.get` and `pulumi import` (no program to say what is managed): what the object
+   * declares itself, not what it inherits (a node's groups' values, xCAT's defaults). Absent:
+   * everything reported.
+   */
+  importedAttributes?(
+    client: Client,
+    name: string,
+    reported: Record<string, string>,
+  ): Promise<Record<string, string>>;
 }
 
 /** The attributes the resource manages, with the typed fields in their xCAT form. */
@@ -370,6 +390,15 @@ export function attributeObjectSpec<Client extends object = XcatClient>(
     { count: number; all?: Promise<ReadonlyMap<string, Record<string, string>>> }
   >();
 
+  /** The reported values as the object holds them itself, for the managed attributes (see ownReported). */
+  async function ownOf(
+    client: Client,
+    reported: Record<string, string>,
+    managed: readonly string[],
+  ): Promise<Record<string, string>> {
+    return definition.ownReported ? definition.ownReported(client, reported, managed) : reported;
+  }
+
   async function getIfExists(api: ObjectApi, name: string): Promise<Record<string, string> | undefined> {
     try {
       return await api.get(name);
@@ -381,12 +410,14 @@ export function attributeObjectSpec<Client extends object = XcatClient>(
 
   /** Takes an object that already exists, per the create semantics above. */
   async function takeExisting(
+    client: Client,
     api: ObjectApi,
     name: string,
     inputs: AttributeObjectInputs,
-    reported: Record<string, string>,
+    asReported: Record<string, string>,
   ): Promise<Record<string, string>> {
     const desired = desiredAttributes(definition, inputs);
+    const reported = await ownOf(client, asReported, Object.keys(desired));
     const differing = differingAttributes(desired, reported);
     const conflicts = differing.filter(
       (attribute) => definition.unsetIsConflict || (reported[attribute] ?? "") !== "",
@@ -398,7 +429,7 @@ export function attributeObjectSpec<Client extends object = XcatClient>(
           `${conflicts.map((attribute) => `'${attribute}'`).join(", ")}. Nothing was changed. ${ADOPT_ADVICE}, or choose another name.`,
       );
     }
-    if (differing.length === 0) return reported;
+    if (differing.length === 0) return asReported;
     const changes = adoptionChanges(desired, reported, Object.keys(inputs.secretAttributes));
     sayLine(
       `pulumi-xcat: adopting the ${definition.what} '${name}': ${Object.entries(changes)
@@ -449,7 +480,7 @@ export function attributeObjectSpec<Client extends object = XcatClient>(
       if (existing) {
         refuseExisting();
         before = existing;
-        reported = await takeExisting(api, name, inputs, existing);
+        reported = await takeExisting(client, api, name, inputs, existing);
       } else {
         try {
           const later = await deferredUntilCreated(api, desired);
@@ -463,7 +494,7 @@ export function attributeObjectSpec<Client extends object = XcatClient>(
           }
           refuseExisting();
           before = await api.get(name);
-          reported = await takeExisting(api, name, inputs, before);
+          reported = await takeExisting(client, api, name, inputs, before);
         }
       }
       // An object that existed is compared on what the program manages only: an adopted node whose
@@ -492,14 +523,15 @@ export function attributeObjectSpec<Client extends object = XcatClient>(
     async adoptChanges(client, inputs) {
       const name = inputs[definition.idInput];
       if (!inputs.adopt || isUnknown(name)) return undefined;
-      const reported = await readForAdoption(client, String(name));
-      if (!reported) return undefined;
+      const asReported = await readForAdoption(client, String(name));
+      if (!asReported) return undefined;
       const desired = Object.fromEntries(
         Object.entries(desiredAttributes(definition, inputs)).map(([attribute, value]) => [
           attribute,
           isUnknown(value) ? "(known after apply)" : value,
         ]),
       );
+      const reported = await ownOf(client, asReported, Object.keys(desired));
       const changes = adoptionChanges(desired, reported, Object.keys(inputs.secretAttributes));
       // One line per takeover in plain `pulumi preview` (said as Deployment's progress is), so a
       // takeover is seen without --diff or --json.
@@ -527,11 +559,18 @@ export function attributeObjectSpec<Client extends object = XcatClient>(
     async read(client, id, olds) {
       const reported = await getIfExists(definition.api(client), id);
       if (!reported) return undefined;
-      const managedNames =
-        olds.attributes !== undefined
-          ? Object.keys(desiredAttributes(definition, olds as AttributeObjectInputs))
-          : Object.keys(reported); // Resource.get: everything xCAT reports is taken as declared.
-      const inputs = inputsFromReport(id, managedNames, reported, olds);
+      if (olds.attributes === undefined) {
+        // Resource.get / pulumi import: what the object declares itself is taken as declared
+        // (not what a node inherits from its groups or xCAT's defaults: the snippet
+        // `pulumi import` prints would pin those on the node).
+        const own = definition.importedAttributes
+          ? await definition.importedAttributes(client, id, reported)
+          : reported;
+        const inputs = inputsFromReport(id, Object.keys(own), own, olds);
+        return { id, inputs, outputs: outputsFrom(inputs, id, reported) };
+      }
+      const managedNames = Object.keys(desiredAttributes(definition, olds as AttributeObjectInputs));
+      const inputs = inputsFromReport(id, managedNames, await ownOf(client, reported, managedNames), olds);
       return { id, inputs, outputs: outputsFrom(inputs, id, reported) };
     },
 

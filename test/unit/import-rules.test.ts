@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { inline, LINE_WIDTH, layout, statement } from "../../src/cli/import/code-format";
+import { ownXcatAttributes, SECRET_PLACEHOLDER } from "../../src/cli/import/confluent";
 import {
   isDefaultGroupAttribute,
   isDefaultPolicy,
@@ -20,11 +21,16 @@ import {
   undefinedGroups,
   validationFindings,
 } from "../../src/cli/import/findings";
-import { ownAttributes } from "../../src/cli/import/inheritance";
 import { renderProgram } from "../../src/cli/import/render";
 import { parseImportArgs } from "../../src/cli/import/run";
 import { findRuns, variationOf } from "../../src/cli/import/runs";
-import { expandXcatRegex, isXcatRegex } from "../../src/cli/import/xcat-regex";
+import type { NodeAttributes } from "../../src/client/confluent";
+import {
+  xcatRegexOfExpression,
+  xcatRegexToExpression,
+} from "../../src/contract/confluent/xcat-attribute-map";
+import { ownAttributes } from "../../src/contract/node-inheritance";
+import { expandXcatRegex, isXcatRegex } from "../../src/contract/xcat-regex";
 
 describe("xCAT regex values (Table.pm transRegexAttrs)", () => {
   it("evaluates the arithmetic in parentheses for the node's captures", () => {
@@ -47,16 +53,135 @@ describe("inheritance reduction", () => {
     const own = ownAttributes(
       "n12",
       { groups: "compute,all", mgt: "ipmi", ip: "10.0.0.12", mac: "aa" },
-      groups,
+      { groups },
     );
     expect(own).toEqual({ mac: "aa" });
   });
   it("keeps a value the node overrides, and follows the order of groups", () => {
-    expect(ownAttributes("n12", { groups: "compute", ip: "10.9.9.9" }, groups)).toEqual({ ip: "10.9.9.9" });
-    expect(ownAttributes("g1", { groups: "gpu,compute", arch: "ppc64le" }, groups)).toEqual({});
-    expect(ownAttributes("g1", { groups: "compute,gpu", arch: "ppc64le" }, groups)).toEqual({
+    expect(ownAttributes("n12", { groups: "compute", ip: "10.9.9.9" }, { groups })).toEqual({
+      ip: "10.9.9.9",
+    });
+    expect(ownAttributes("g1", { groups: "gpu,compute", arch: "ppc64le" }, { groups })).toEqual({});
+    expect(ownAttributes("g1", { groups: "compute,gpu", arch: "ppc64le" }, { groups })).toEqual({
       arch: "ppc64le",
     });
+  });
+});
+
+describe("inheritance reduction: xCAT's default scripts, nodeset's values, a node's state (issue #36 item 5)", () => {
+  // The stock xcatdefaults row (xcat-behavior.md 5.2); lsdef shows it in front of the node's
+  // own or inherited scripts, `default,own` (DBobjUtils.pm ~3845-3885).
+  const defaults = { postscripts: "syslog,remoteshell,syncfiles", postbootscripts: "otherpkgs" };
+  const groups = new Map([["compute", { postscripts: "confignetwork,setupntp", mgt: "ipmi" }]]);
+  const images = new Map([
+    ["rocky9-compute", { osvers: "rocky9.4", osarch: "x86_64", profile: "compute", provmethod: "netboot" }],
+  ]);
+  const sources = { groups, defaults, images };
+
+  it("drops the default scripts lsdef puts in front, and a group's scripts after them", () => {
+    const reported = {
+      groups: "compute,all",
+      postscripts: "syslog,remoteshell,syncfiles,confignetwork,setupntp",
+      postbootscripts: "otherpkgs",
+      mgt: "ipmi",
+    };
+    expect(ownAttributes("n01", reported, sources)).toEqual({});
+  });
+  it("keeps only the node's own scripts, without the defaults in front", () => {
+    const reported = { groups: "compute", postscripts: "syslog,remoteshell,syncfiles,custom", mgt: "ipmi" };
+    expect(ownAttributes("n01", reported, sources)).toEqual({ postscripts: "custom" });
+    // A node of no group with scripts: its own part only.
+    expect(
+      ownAttributes("n02", { groups: "other", postbootscripts: "otherpkgs,late" }, { groups, defaults }),
+    ).toEqual({ postbootscripts: "late" });
+  });
+  it("keeps a value that merely starts like the defaults", () => {
+    expect(
+      ownAttributes("n01", { groups: "other", postscripts: "syslog,remoteshell" }, { groups, defaults }),
+    ).toEqual({ postscripts: "syslog,remoteshell" });
+  });
+  it("drops os, arch and profile that nodeset took from the node's image, keeps the image and a value of its own", () => {
+    const deployed = {
+      groups: "compute",
+      provmethod: "rocky9-compute",
+      os: "rocky9.4",
+      arch: "x86_64",
+      profile: "compute",
+      currstate: "netboot rocky9.4-x86_64-compute",
+      status: "booted",
+      statustime: "11-26-2026 17:00:00",
+    };
+    expect(ownAttributes("n01", deployed, sources)).toEqual({ provmethod: "rocky9-compute" });
+    expect(ownAttributes("n01", { ...deployed, profile: "gpu" }, sources)).toEqual({
+      provmethod: "rocky9-compute",
+      profile: "gpu",
+    });
+    // Without the image read (--kinds without osimages) nothing is assumed.
+    expect(ownAttributes("n01", deployed, { groups, defaults })).toEqual({
+      provmethod: "rocky9-compute",
+      os: "rocky9.4",
+      arch: "x86_64",
+      profile: "compute",
+    });
+  });
+});
+
+describe("a Confluent object's own values in the program's names (issue #36 item 9)", () => {
+  // Shapes as a real 3.15.6 answers (real-confluent.md items 7, 8, 10).
+  const reported = (entries: Record<string, unknown>): NodeAttributes =>
+    new Map(
+      Object.entries(entries).map(([name, value]) => [
+        name,
+        (Array.isArray(value) ? { value } : value) as NodeAttributes extends Map<string, infer A> ? A : never,
+      ]),
+    );
+  it("keeps own values, leaves inherited ones and Confluent's bookkeeping to the server", () => {
+    const left: string[] = [];
+    const own = ownXcatAttributes(
+      "node 'n1'",
+      reported({
+        groups: ["compute", "everything"],
+        "hardwaremanagement.method": { inheritedfrom: "compute", value: "ipmi" },
+        "hardwaremanagement.manager": { value: "10.1.0.1" },
+        "console.logging": { value: "none" },
+        "secret.hardwaremanagementpassword": { isset: true },
+        "secret.hardwaremanagementuser": { inheritedfrom: "compute", isset: true },
+        "net.ipv4_address": { expression: "10.0.{n1}", inheritedfrom: "compute", value: "10.0.1" },
+        "id.index": { value: 3 },
+        "deployment.profile": { value: "rocky-9.4-x86_64-default" },
+        "custom.owner": { value: "alice" },
+      }),
+      left,
+    );
+    expect(own).toEqual({
+      groups: ["compute"],
+      attributes: { bmc: "10.1.0.1", consoleondemand: "yes", bmcpassword: SECRET_PLACEHOLDER },
+    });
+    expect(left).toEqual([
+      "node 'n1': custom.owner (no attribute of the program maps to it; kept on the server as they are)",
+    ]);
+  });
+  it("writes a group's expression as the xCAT regex that translates back to it, and says when none does", () => {
+    const left: string[] = [];
+    const own = ownXcatAttributes(
+      "group 'g'",
+      reported({
+        "net.ipv4_address": { expression: "10.0.{n1}.{n2+100}" },
+        "hardwaremanagement.manager": { expression: "{node}-bmc" },
+      }),
+      left,
+    );
+    expect(own.attributes).toEqual({ ip: "|^\\D*(\\d+)\\D+(\\d+)|10.0.($1).($2+100)|" });
+    expect(left[0]).toContain("hardwaremanagement.manager holds the expression '{node}-bmc'");
+  });
+  it("translates expressions both ways exactly, or not at all", () => {
+    for (const expression of ["10.0.{n1}.{n2}", "10.{n1*2+1}.0.{n2-1}", "n{n1:03d}-bmc", "{{x}}{n1}"]) {
+      const regex = xcatRegexOfExpression(expression);
+      expect(regex).toBeDefined();
+      expect(xcatRegexToExpression(regex ?? "")).toEqual({ expression });
+    }
+    for (const expression of ["{n0}", "{node}", "{net.hostname}", "a$b{n1}", "plain"])
+      expect(xcatRegexOfExpression(expression)).toBeUndefined();
   });
 });
 

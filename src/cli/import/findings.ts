@@ -8,6 +8,8 @@
  *   and interface names that look like misspelt common ones (`eht0`);
  * - values the provider's own check refuses (they would fail `pulumi preview` as imported).
  */
+
+import type { Attributes } from "../../contract/node-inheritance";
 import { closestName, editDistance } from "../../provider/edit-distance";
 import { globalConfAttributeSpec } from "../../provider/resources/global-conf-attribute";
 import { groupSpec } from "../../provider/resources/group";
@@ -16,7 +18,6 @@ import { nodeSpec } from "../../provider/resources/node";
 import { osimageSpec } from "../../provider/resources/osimage";
 import { policySpec } from "../../provider/resources/policy";
 import type { CheckOutcome } from "../../provider/spec";
-import type { Attributes } from "./inheritance";
 import type { ImportedCluster } from "./render";
 import { type NodeEntry, runName, valueAt } from "./runs";
 

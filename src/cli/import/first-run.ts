@@ -16,11 +16,15 @@ export interface ImportConnection {
   readonly insecure?: boolean | undefined;
   /** The import authenticated with a token rather than a password. */
   readonly token?: boolean | undefined;
+  /** The kind of server read (xcat when absent); Pulumi.yaml sets xcat:backend for confluent. */
+  readonly backend?: "xcat" | "confluent" | undefined;
 }
 
 export interface FirstRunSecret {
   readonly key: string;
   readonly holds: string;
+  /** Not a password (a BMC user name Confluent keeps unreadable): plain stack config. */
+  readonly plain?: boolean;
 }
 
 /** Single-quotes a value for a POSIX shell line. */
@@ -39,6 +43,7 @@ export function firstRunLines(
   language: "typescript" | "yaml" = "typescript",
   packageSpec = "pulumi-xcat",
 ): string[] {
+  const server = connection.backend === "confluent" ? "Confluent" : "xCAT";
   const credential = connection.token
     ? ['    pulumi config set --secret xcat:token "$XCAT_TOKEN"         # the token the import used']
     : [
@@ -61,7 +66,7 @@ export function firstRunLines(
     'checkout, `eval "$(npm run --silent shell-env)"` puts them there), with',
     connection.token
       ? "`XCAT_TOKEN` set as for the import and"
-      : "`XCAT_PASSWORD` set to the password of the xCAT account, as for the import, and",
+      : `\`XCAT_PASSWORD\` set to the password of the ${server} account, as for the import, and`,
     "`PULUMI_CONFIG_PASSPHRASE` set to a passphrase of your choosing (it encrypts this stack's secrets;",
     "keep it, every later `pulumi` command needs it):",
     "",
@@ -76,10 +81,12 @@ export function firstRunLines(
     `    pulumi config set xcat:url ${shellQuote(connection.url)}`,
     ...credential,
     ...tls,
-    ...secrets.map(
-      (secret) => `    pulumi config set --secret ${secret.key}   # asks for it: ${secret.holds}`,
+    ...secrets.map((secret) =>
+      secret.plain
+        ? `    pulumi config set ${secret.key}   # asks for it: ${secret.holds}`
+        : `    pulumi config set --secret ${secret.key}   # asks for it: ${secret.holds}`,
     ),
-    "    pulumi up                   # adopts every object as it is; sends no write to xCAT",
+    `    pulumi up                   # adopts every object as it is; sends no write to ${server}`,
     "",
   ];
 }

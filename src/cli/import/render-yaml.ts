@@ -11,9 +11,17 @@
  * names may hold), so every resource sets its xCAT name explicitly and gets a key made of those
  * characters. `${` in a string starts an expression; `$${` is a literal `${`.
  */
+
+import type { FirstRunSecret } from "./first-run";
 import type { ImportedCluster, RenderedProgram } from "./render";
-import { isPasswordAttribute } from "./render";
+import { valueSource } from "./render";
 import { type NodeEntry, type Run, runName, valueAt } from "./runs";
+
+/**
+ * The `config:` entry of Pulumi.yaml that sets `xcat:backend` for every stack of the project (a
+ * project-level config value), for a program read from a Confluent server.
+ */
+export const BACKEND_CONFIG_LINES = ["  xcat:backend:", "    value: confluent"] as const;
 
 /** A YAML scalar: JSON's double-quoted strings are YAML's, and `${` is escaped for Pulumi YAML. */
 const scalar = (text: string) => JSON.stringify(text.replaceAll("${", () => "$${"));
@@ -99,17 +107,22 @@ export function expandRun(run: Run): NodeEntry[] {
  */
 export function renderYamlProgram(cluster: ImportedCluster): RenderedProgram {
   const keys = new Keys();
-  const secrets: { key: string; holds: string }[] = [];
+  const secrets: FirstRunSecret[] = [];
   const images = new Map<string, string>();
   const hosts = new Map<string, string>();
   const resources: YamlResource[] = [];
 
   const value = (objectName: string, attribute: string, text: string): Value => {
-    if (isPasswordAttribute(attribute)) {
+    const source = valueSource(cluster, attribute);
+    if (source !== "written") {
       const key = `${objectName}-${attribute}`.replace(/[^A-Za-z0-9-]/g, "-");
       if (!secrets.some((secret) => secret.key === key))
-        secrets.push({ key, holds: `${attribute} of ${objectName}` });
-      return { secretConfig: key };
+        secrets.push({
+          key,
+          holds: `${attribute} of ${objectName}`,
+          ...(source === "config" ? { plain: true } : {}),
+        });
+      return source === "secret" ? { secretConfig: key } : { reference: key };
     }
     const image = attribute === "provmethod" ? images.get(text) : undefined;
     if (image) return { reference: `${image}.name` };
@@ -207,13 +220,13 @@ export function renderYamlProgram(cluster: ImportedCluster): RenderedProgram {
   }
 
   const lines = [
-    "# An xCAT cluster imported by `pulumi-xcat import --language yaml`, for the native provider",
+    `# ${cluster.backend === "confluent" ? "A Confluent" : "An xCAT"} cluster imported by \`pulumi-xcat import --language yaml\`, for the native provider`,
     "# pulumi-resource-xcat. Imported objects are protected: `pulumi destroy` or deleting a resource",
     "# fails until you remove its `protect` (see README.md). `adopt: true` takes each object over as",
     "# it is; it can go after the first `up`.",
     "name: xcat-cluster",
     "runtime: yaml",
-    "description: xCAT cluster imported by pulumi-xcat import",
+    `description: ${cluster.backend === "confluent" ? "Confluent" : "xCAT"} cluster imported by pulumi-xcat import`,
     "# The plugin: the pulumi-xcat package installed beside this file (`npm install pulumi-xcat`),",
     "# found by this path rather than on PATH, where the engine warns at every lookup",
     "# (docs/native-provider.md).",
@@ -222,10 +235,10 @@ export function renderYamlProgram(cluster: ImportedCluster): RenderedProgram {
     "    - name: xcat",
     "      path: node_modules/pulumi-xcat/plugin",
   ];
-  if (secrets.length > 0) {
-    lines.push("config:");
-    for (const secret of secrets) lines.push(`  ${yamlKey(secret.key)}:`, "    type: string");
-  }
+  if (secrets.length > 0 || cluster.backend === "confluent") lines.push("config:");
+  // Project config, so every stack of this program talks to the kind of server it was read from.
+  if (cluster.backend === "confluent") lines.push(...BACKEND_CONFIG_LINES);
+  for (const secret of secrets) lines.push(`  ${yamlKey(secret.key)}:`, "    type: string");
   lines.push("variables:", "  adopt: true");
   lines.push(resources.length > 0 ? "resources:" : "resources: {}");
   for (const resource of resources) lines.push(...resourceLines(resource));

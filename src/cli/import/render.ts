@@ -5,6 +5,7 @@
  * secrets, every resource is adopted and protected, and no line is longer than 120 columns.
  */
 import { type Code, statement } from "./code-format";
+import type { FirstRunSecret } from "./first-run";
 import { type NodeEntry, type Run, runName, type Variation } from "./runs";
 
 export interface ImportedCluster {
@@ -20,12 +21,25 @@ export interface ImportedCluster {
   }>;
   readonly runs: readonly Run[];
   readonly singles: readonly NodeEntry[];
+  /** The server the program is for (default xcat); a Confluent program says so in its project config. */
+  readonly backend?: "xcat" | "confluent";
+  /**
+   * Attributes whose values the server never shows (Confluent's `secret.*`, bmcusername among
+   * them): the program takes them from stack config, as a secret when the name is a password's.
+   */
+  readonly askedAttributes?: readonly string[];
+}
+
+/** How the program gets an attribute's value: written, from a config secret, or from plain config. */
+export function valueSource(cluster: ImportedCluster, attribute: string): "written" | "secret" | "config" {
+  if (isPasswordAttribute(attribute)) return "secret";
+  return (cluster.askedAttributes ?? []).includes(attribute) ? "config" : "written";
 }
 
 /** The generated program and the secrets it asks for (config key, what it holds). */
 export interface RenderedProgram {
   readonly source: string;
-  readonly secrets: ReadonlyArray<{ readonly key: string; readonly holds: string }>;
+  readonly secrets: ReadonlyArray<FirstRunSecret>;
 }
 
 const q = (text: string) => JSON.stringify(text);
@@ -61,7 +75,7 @@ export function renderProgram(cluster: ImportedCluster): RenderedProgram {
     "odd",
     "withOverrides",
   ]);
-  const secrets: { key: string; holds: string }[] = [];
+  const secrets: FirstRunSecret[] = [];
   const images = new Map<string, string>();
   const hosts = new Map<string, string>();
   const vmHosts = new Set(
@@ -71,11 +85,16 @@ export function renderProgram(cluster: ImportedCluster): RenderedProgram {
   const line = (text = "") => out.push(text);
 
   const value = (objectName: string, attribute: string, text: string): string => {
-    if (isPasswordAttribute(attribute)) {
+    const source = valueSource(cluster, attribute);
+    if (source !== "written") {
       const key = `${objectName}-${attribute}`.replace(/[^A-Za-z0-9-]/g, "-");
       if (!secrets.some((secret) => secret.key === key))
-        secrets.push({ key, holds: `${attribute} of ${objectName}` });
-      return `config.requireSecret(${q(key)})`;
+        secrets.push({
+          key,
+          holds: `${attribute} of ${objectName}`,
+          ...(source === "config" ? { plain: true } : {}),
+        });
+      return source === "secret" ? `config.requireSecret(${q(key)})` : `config.require(${q(key)})`;
     }
     if (attribute === "provmethod" && images.has(text)) return `${images.get(text)}.name`;
     if (attribute === "vmhost" && hosts.has(text)) return `${hosts.get(text)}.name`;

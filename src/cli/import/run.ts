@@ -6,8 +6,16 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { XcatClient } from "../../client";
+import { ConfluentClient } from "../../client/confluent";
+import {
+  declaredAttributes,
+  ownAttributes,
+  splitGroups,
+  XCATDEFAULTS,
+} from "../../contract/node-inheritance";
 import { tableSchema } from "../../contract/schema";
-import { clientOptionsFor, settingsFrom } from "../../provider/config";
+import { clientOptionsFor, type ProviderSettings, settingsFrom } from "../../provider/config";
+import { readConfluentCluster } from "./confluent";
 import {
   isDefaultGroupAttribute,
   isDefaultPolicy,
@@ -24,9 +32,8 @@ import {
   validationFindings,
 } from "./findings";
 import { firstRunLines, type ImportConnection } from "./first-run";
-import { declaredAttributes, ownAttributes, splitGroups, XCATDEFAULTS } from "./inheritance";
 import { type ImportedCluster, type RenderedProgram, renderProgram } from "./render";
-import { renderYamlProgram } from "./render-yaml";
+import { BACKEND_CONFIG_LINES, renderYamlProgram } from "./render-yaml";
 import { findRuns } from "./runs";
 
 const KINDS = ["nodes", "groups", "osimages", "networks", "policy", "site"] as const;
@@ -45,6 +52,9 @@ Connection (like the provider; flags win over XCAT_* variables):
   --password-file FILE    file holding the password (else XCAT_PASSWORD)
   --ca-cert FILE          CA certificate of the management node (XCAT_CA_CERT)
   --insecure              skip certificate verification (XCAT_INSECURE)
+  --backend KIND          xcat (default) or confluent: read a Confluent server's nodes
+                          and groups (--url its /confluent-api) for a program whose
+                          Pulumi.yaml sets xcat:backend confluent (XCAT_BACKEND)
 
 Scope:
   --out DIR               where to write the project (required)
@@ -110,6 +120,13 @@ export function parseImportArgs(argv: readonly string[], env: NodeJS.ProcessEnv)
       case "--insecure":
         merged.XCAT_INSECURE = "true";
         break;
+      case "--backend": {
+        const backend = next();
+        if (backend !== "xcat" && backend !== "confluent")
+          throw new Error(`--backend: '${backend}' is not one of xcat, confluent`);
+        merged.XCAT_BACKEND = backend;
+        break;
+      }
       case "--out":
         parsed.out = next();
         break;
@@ -184,6 +201,7 @@ export async function run(argv: readonly string[]): Promise<number> {
   }
   const started = Date.now();
   const settings = settingsFrom(() => undefined, args.env);
+  if (settings.connection?.backend === "confluent") return runConfluent(args, settings, started);
   const client = new XcatClient(clientOptionsFor(settings.connection, settings));
   try {
     const { cluster, left, findings } = await readCluster(client, args);
@@ -206,6 +224,46 @@ export async function run(argv: readonly string[]): Promise<number> {
       progress(`${findings.length} things worth a look (kept as they are; also in README.md):`);
       for (const finding of findings) progress(`  ${finding.text}`);
     }
+    progress(`wrote ${args.out} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    return 0;
+  } finally {
+    await client.close();
+  }
+}
+
+/** The import of a Confluent server (confluent.ts): nodes and groups, in the program's attribute names. */
+async function runConfluent(args: ImportArgs, settings: ProviderSettings, started: number): Promise<number> {
+  const connection = settings.connection;
+  if (connection === undefined) throw new Error("no Confluent URL: give --url or XCAT_URL");
+  if (!connection.username || !connection.password)
+    throw new Error(
+      "Confluent takes a user and password: give --username and --password-file (or XCAT_PASSWORD)",
+    );
+  const client = new ConfluentClient({
+    url: connection.url,
+    username: connection.username,
+    password: connection.password,
+    ...(connection.caCert !== undefined ? { caCert: connection.caCert } : {}),
+    ...(connection.insecure !== undefined ? { insecure: connection.insecure } : {}),
+  });
+  try {
+    const excluded = (name: string) => args.exclude.some((pattern) => pattern.test(name));
+    const { cluster, left } = await readConfluentCluster(
+      client,
+      { noderange: args.noderange, excluded, kinds: args.kinds },
+      progress,
+    );
+    const program = args.language === "yaml" ? renderYamlProgram(cluster) : renderProgram(cluster);
+    mkdirSync(args.out, { recursive: true });
+    const firstRun: ImportConnection = {
+      url: connection.url,
+      username: connection.username,
+      caCert: connection.caCert,
+      insecure: connection.insecure,
+      backend: "confluent",
+    };
+    writeProject(args, firstRun, program, cluster, left, []);
+    for (const item of left) progress(`left out: ${item}`);
     progress(`wrote ${args.out} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return 0;
   } finally {
@@ -298,15 +356,12 @@ async function readCluster(client: XcatClient, args: ImportArgs): Promise<ReadRe
   const groupAttributes = new Map(
     [...groups].map(([name, attributes]) => [name, declaredAttributes(attributes)]),
   );
-  groupAttributes.set(XCATDEFAULTS, {
-    ...(xcatdefaults.postscripts ? { postscripts: xcatdefaults.postscripts } : {}),
-    ...(xcatdefaults.postbootscripts ? { postbootscripts: xcatdefaults.postbootscripts } : {}),
-  });
+  const sources = { groups: groupAttributes, defaults: xcatdefaults, images: osimages };
   const kept = [...nodes].filter(([name]) => !excluded(name));
   const entries = kept.map(([name, attributes]) => ({
     name,
     groups: splitGroups(attributes.groups),
-    attributes: ownAttributes(name, attributes, groupAttributes),
+    attributes: ownAttributes(name, attributes, sources),
   }));
   const { runs, singles } = findRuns(entries);
   const overridden = runs.reduce((sum, run) => sum + Object.keys(run.overrides).length, 0);
@@ -323,9 +378,7 @@ async function readCluster(client: XcatClient, args: ImportArgs): Promise<ReadRe
       .filter(([name]) => !excluded(name))
       .map(([name, attributes]) => [name, declaredAttributes(attributes)] as const);
   const importedGroups = named(groupAttributes)
-    .filter(
-      ([name]) => args.kinds.has("groups") && name !== XCATDEFAULTS && (!scoped || usedGroups.has(name)),
-    )
+    .filter(([name]) => args.kinds.has("groups") && (!scoped || usedGroups.has(name)))
     .map(([name, attributes]) => [name, withoutGroupDefaults(attributes)] as const)
     .filter(([, attributes]) => Object.keys(attributes).length > 0);
   const usedImages = new Set(
@@ -402,7 +455,7 @@ function writeProject(
 ): void {
   const file = (name: string, text: string) => writeFileSync(join(args.out, name), text);
   if (args.language === "yaml") file("Pulumi.yaml", program.source);
-  else writeTypeScriptProject(args, program, file);
+  else writeTypeScriptProject(args, program, cluster, file);
   file("README.md", readme(args, connection, program, cluster, left, findings));
 }
 
@@ -410,11 +463,19 @@ function writeProject(
 function writeTypeScriptProject(
   args: ImportArgs,
   program: RenderedProgram,
+  cluster: ImportedCluster,
   file: (name: string, text: string) => void,
 ): void {
+  const confluent = cluster.backend === "confluent";
   file(
     "Pulumi.yaml",
-    "name: xcat-cluster\nruntime: nodejs\ndescription: xCAT cluster imported by pulumi-xcat import\n",
+    [
+      "name: xcat-cluster",
+      "runtime: nodejs",
+      `description: ${confluent ? "Confluent" : "xCAT"} cluster imported by pulumi-xcat import`,
+      ...(confluent ? ["config:", ...BACKEND_CONFIG_LINES] : []),
+      "",
+    ].join("\n"),
   );
   file(
     "package.json",
@@ -459,12 +520,22 @@ function readme(
   findings: readonly Finding[],
 ): string {
   const yaml = args.language === "yaml";
+  const confluent = cluster.backend === "confluent";
   const nodes = cluster.singles.length + cluster.runs.reduce((sum, run) => sum + run.last - run.first + 1, 0);
   return [
-    "# xCAT cluster, imported",
+    `# ${confluent ? "Confluent" : "xCAT"} cluster, imported`,
     "",
     "Written by `pulumi-xcat import`. What it holds:",
     "",
+    ...(confluent
+      ? [
+          `Read from the Confluent server at ${connection.url}: Pulumi.yaml sets \`xcat:backend: confluent\` for`,
+          "every stack of this project, and the attributes carry the program's (xCAT's) names",
+          "(the package's docs/confluent.md has the table). Confluent never returns a secret, so each",
+          "one is asked for below; Confluent's backend compares a secret by whether it is set.",
+          "",
+        ]
+      : []),
     yaml
       ? `- ${nodes} nodes, each written out (YAML has no loops), in Pulumi.yaml for the native provider`
       : `- ${nodes} nodes (${cluster.runs.length} regular runs written as loops, ${cluster.singles.length} single nodes)`,
@@ -489,7 +560,10 @@ function readme(
     program.secrets.length === 0
       ? "The cluster holds no passwords the program manages."
       : "Passwords are never written into the program; the first-run lines below ask for each:\n",
-    ...program.secrets.map((secret) => `- \`${secret.key}\`: ${secret.holds}`),
+    ...program.secrets.map(
+      (secret) =>
+        `- \`${secret.key}\`: ${secret.holds}${secret.plain ? " (not a password, but the server never shows it: plain config)" : ""}`,
+    ),
     "",
     "## First run",
     "",

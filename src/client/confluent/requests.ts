@@ -16,6 +16,7 @@ import type { Redactor } from "../redact";
 import { parseRetryAfter, type RequestKind, type ResolvedRetryOptions, runWithRetry } from "../retry";
 import type { RawResponse, Transport } from "../transport";
 import type { XcatLogger } from "../types";
+import { xcatwsAnsweredConfluent } from "../wrong-backend";
 import { ErrorBody } from "./bodies";
 
 export interface ConfluentRequest {
@@ -188,6 +189,22 @@ export class Requester {
    * text body `500 - <python message>`; 401 is `authentication required` (items 3-5).
    */
   #failure(request: ConfluentRequest, response: RawResponse): XcatError {
+    const otherServer = xcatwsAnsweredConfluent(
+      response.status,
+      this.#parts.redactor.text(response.text),
+      this.#parts.baseUrl,
+    );
+    if (otherServer !== undefined) {
+      return createXcatError(
+        "XCAT_USAGE",
+        `${request.method} ${this.#display(request.path)}: ${otherServer}`,
+        {
+          method: request.method,
+          url: this.#parts.redactor.url(`${this.#parts.baseUrl}${request.path}`),
+          status: response.status,
+        },
+      );
+    }
     let detail = response.text.trim();
     try {
       const parsed = ErrorBody.safeParse(JSON.parse(detail));

@@ -347,3 +347,65 @@ function digitCaptures(pattern: string): Capture[] | { problem: string } {
   }
   return captures;
 }
+
+/**
+ * The xCAT `|pattern|replacement|` value that {@link xcatRegexToExpression} turns into exactly
+ * `expression`, for reading a Confluent expression back into a program's xCAT terms (import):
+ * `{nK…}` arithmetic becomes `($K…)`, `{nK:0Nd}` a bare `$K` of a `(\d{N})` capture, `{{`/`}}` a
+ * literal brace; the pattern captures the name's digit runs in order (`^\D*(\d+)\D+(\d+)…`).
+ * Undefined when there is none: `{n0}` (the last run), `{node}`, other attributes' values, or
+ * anything that does not come back unchanged through xcatRegexToExpression.
+ *
+ * @example xcatRegexOfExpression("10.0.{n1}.{n2+100}") // "|^\\D*(\\d+)\\D+(\\d+)|10.0.($1).($2+100)|"
+ */
+export function xcatRegexOfExpression(expression: string): string | undefined {
+  const widths = new Map<number, number | undefined>();
+  let replacement = "";
+  let rest = expression;
+  while (rest.length > 0) {
+    if (rest.startsWith("{{") || rest.startsWith("}}")) {
+      replacement += rest[0];
+      rest = rest.slice(2);
+      continue;
+    }
+    if (rest[0] === "}" || /[|$()]/.test(rest[0] ?? "")) return undefined;
+    if (rest[0] !== "{") {
+      replacement += rest[0];
+      rest = rest.slice(1);
+      continue;
+    }
+    const field = /^\{([^{}]*)\}/.exec(rest);
+    if (!field) return undefined;
+    const body = field[1] ?? "";
+    const formatted = /^n(\d+):0(\d+)d$/.exec(body);
+    if (formatted) {
+      const run = Number(formatted[1]);
+      const width = Number(formatted[2]);
+      if (run === 0 || (widths.has(run) && widths.get(run) !== width)) return undefined;
+      widths.set(run, width);
+      replacement += `$${run}`;
+    } else {
+      if (!/^[n\d+\-*/%\s]+$/.test(body)) return undefined;
+      let bad = false;
+      const arithmetic = body.replace(/\s+/g, "").replace(/n(\d+)/g, (_, k: string) => {
+        const run = Number(k);
+        if (run === 0) bad = true;
+        if (!widths.has(run)) widths.set(run, undefined);
+        return `$${run}`;
+      });
+      if (bad || !arithmetic.includes("$")) return undefined;
+      replacement += `(${arithmetic})`;
+    }
+    rest = rest.slice(field[0].length);
+  }
+  const runs = Math.max(0, ...widths.keys());
+  if (runs === 0) return undefined;
+  let pattern = "^\\D*";
+  for (let run = 1; run <= runs; run++) {
+    const width = widths.get(run);
+    pattern += `${run > 1 ? "\\D+" : ""}(\\d${width === undefined ? "+" : `{${width}}`})`;
+  }
+  const value = `|${pattern}|${replacement}|`;
+  const back = xcatRegexToExpression(value);
+  return "expression" in back && back.expression === expression ? value : undefined;
+}

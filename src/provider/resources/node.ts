@@ -5,6 +5,7 @@ import {
   nameServicesAfterWrite,
   nameServicesBeforeDelete,
 } from "../node-name-services";
+import { nodeImportedAttributes, nodeOwnReported } from "../node-own-values";
 import { objectApi } from "../object-api";
 import { nameProblems, nodeNameProblems } from "../validation";
 
@@ -42,4 +43,6 @@ export const nodeSpec = attributeObjectSpec({
   createMode: "create",
   unsetIsConflict: true,
   api: (client) => objectApi(client.nodes),
+  ownReported: nodeOwnReported,
+  importedAttributes: nodeImportedAttributes,
 });

@@ -1,0 +1,161 @@
+/**
+ * `pulumi-xcat import --backend confluent` through the real engine (issue #36 item 9): a Confluent
+ * emulator holding racks of nodes (BMC credentials and an address expression on `compute`, the
+ * rack on each rack group) plus a hand-made login node with values and a secret of its own, read
+ * into TypeScript and into YAML for the native provider. Each program's Pulumi.yaml sets
+ * `xcat:backend confluent` itself (the test never does), holds no secret, and its first `up`
+ * sends not one write request to Confluent (counted at the emulator); the next
+ * `preview --refresh --expect-no-changes` passes.
+ */
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { run as importCluster } from "../../src/cli/import/run";
+import { ConfluentClient } from "../../src/client/confluent";
+import { type RunningConfluentEmulator, startConfluentEmulator } from "../../src/confluent-emulator";
+import { PulumiWorkspace } from "./support/pulumi-workspace";
+
+const PASSWORD = "confluent-import-e2e";
+/** The seed's group secrets (src/confluent-emulator/seed-cluster.ts) and the login node's own. */
+const SECRETS: Record<string, string> = {
+  "compute-bmcpassword": "rack-bmc-secret",
+  "login01-bmcpassword": "login-only-secret",
+};
+/** Not a password, but Confluent keeps it as secret.hardwaremanagementuser: asked as plain config. */
+const BMC_USER = { key: "compute-bmcusername", value: "ADMIN" };
+
+let confluent: RunningConfluentEmulator;
+const workspaces: PulumiWorkspace[] = [];
+
+/** Requests that could change Confluent (every write is a PUT, POST or DELETE). */
+const writes = () => confluent.state.requests().filter((r) => r.method !== "GET");
+
+/** PATH without any folder holding a pulumi-resource-xcat (the checkout's node_modules/.bin). */
+const pathWithoutPlugin = () =>
+  (process.env.PATH ?? "")
+    .split(":")
+    .filter((dir) => dir !== "" && !existsSync(join(dir, "pulumi-resource-xcat")))
+    .join(":");
+
+async function importInto(language: "typescript" | "yaml"): Promise<string> {
+  const out = await mkdtemp(join(inject("e2eSandbox"), `confluent-import-${language}-`));
+  process.env.XCAT_PASSWORD = PASSWORD;
+  try {
+    const argv = ["--backend", "confluent", "--url", confluent.url, "--username", "root", "--out", out];
+    expect(await importCluster([...argv, "--language", language])).toBe(0);
+  } finally {
+    delete process.env.XCAT_PASSWORD;
+  }
+  return out;
+}
+
+/** Stack config as the generated README's first-run lines set it: no xcat:backend among them. */
+async function configure(workspace: PulumiWorkspace): Promise<void> {
+  await workspace.run([
+    "config",
+    "set-all",
+    ...["--plaintext", `xcat:url=${confluent.url}`, "--plaintext", "xcat:username=root"],
+    ...["--secret", `xcat:password=${PASSWORD}`],
+    ...Object.entries(SECRETS).flatMap(([key, value]) => ["--secret", `${key}=${value}`]),
+    ...["--plaintext", `${BMC_USER.key}=${BMC_USER.value}`],
+  ]);
+}
+
+beforeAll(async () => {
+  confluent = await startConfluentEmulator({ password: PASSWORD, seedCluster: "racks:2x4" });
+  const admin = new ConfluentClient({ url: confluent.url, username: "root", password: PASSWORD });
+  await admin.groups.create("login", {
+    "hardwaremanagement.method": "ipmi",
+    "net.ipv4_gateway": "10.0.0.254",
+  });
+  await admin.nodes.create("login01", {
+    groups: ["login"],
+    "hardwaremanagement.manager": "10.1.9.1",
+    "secret.hardwaremanagementpassword": SECRETS["login01-bmcpassword"] ?? "",
+    "net.ipv4_address": "10.0.9.1",
+    "info.note": "the login node",
+  });
+  await admin.close();
+});
+
+afterAll(async () => {
+  for (const workspace of workspaces) await workspace.dispose();
+  await confluent?.close();
+});
+
+describe("pulumi-xcat import of a Confluent server", () => {
+  it("TypeScript: own values only, no secret in the files, backend from Pulumi.yaml, a first up without a write", async () => {
+    const out = await importInto("typescript");
+    const program = readFileSync(join(out, "index.ts"), "utf8");
+    const project = readFileSync(join(out, "Pulumi.yaml"), "utf8");
+    const readme = readFileSync(join(out, "README.md"), "utf8");
+    expect(project).toContain("config:\n  xcat:backend:\n    value: confluent\n");
+    for (const text of [program, project, readme]) {
+      for (const secret of [...Object.values(SECRETS), PASSWORD]) expect(text).not.toContain(secret);
+    }
+    // The group's expression as the xCAT regex that translates back to it; the rack on the rack groups.
+    expect(program).toContain('ip: "|^\\\\D*(\\\\d+)\\\\D+(\\\\d+)|10.0.($1).($2)|"');
+    expect(program).toContain('config.requireSecret("compute-bmcpassword")');
+    expect(program).toContain('config.requireSecret("login01-bmcpassword")');
+    expect(program).toContain('config.require("compute-bmcusername")');
+    expect(program).not.toContain(BMC_USER.value);
+    expect(program).toContain('rack: "2"');
+    expect(program).toContain("for (const run of computeRuns)");
+    // Nodes carry no inherited value: neither mgt nor cons, which come from compute.
+    expect(program.match(/mgt: "ipmi"/g)).toHaveLength(2); // on the groups compute and login only
+    expect(program.match(/cons: "ipmi"/g)).toHaveLength(1);
+    expect(program).toMatch(/new xcat\.Node\(\s*"login01",[^;]*usercomment: "the login node"/s);
+    // What the program cannot name is said, not dropped silently.
+    expect(readme).toContain("group 'login': net.ipv4_gateway");
+    expect(readme).toContain("pulumi config set --secret compute-bmcpassword");
+    expect(readme).toContain("pulumi config set compute-bmcusername");
+
+    const workspace = await PulumiWorkspace.create({ programDir: out, sandboxDir: inject("e2eSandbox") });
+    workspaces.push(workspace);
+    await configure(workspace);
+    const before = writes().length;
+    const changes = await workspace.up();
+    expect(Object.keys(changes)).toEqual(["create"]);
+    expect(changes.create).toBe(1 + 4 + 9); // the stack; compute, rack01, rack02, login; 9 nodes
+    expect(writes().slice(before)).toEqual([]);
+    const preview = await workspace.preview(["--refresh", "--expect-no-changes"]);
+    expect(Object.keys(preview.changeSummary)).toEqual(["same"]);
+    expect(writes().slice(before)).toEqual([]);
+    const { text } = await workspace.exportState();
+    for (const secret of Object.values(SECRETS)) expect(text).not.toContain(secret);
+  }, 300_000);
+
+  it("YAML for the native provider: the same, a first up without a write", async () => {
+    const out = await importInto("yaml");
+    const program = readFileSync(join(out, "Pulumi.yaml"), "utf8");
+    expect(program).toContain("runtime: yaml");
+    expect(program).toContain("  xcat:backend:\n    value: confluent\n");
+    for (const secret of [...Object.values(SECRETS), PASSWORD]) expect(program).not.toContain(secret);
+    expect(program).toContain(`fn::secret: \${compute-bmcpassword}`);
+
+    const sandbox = inject("e2eSandbox");
+    const workspace = await PulumiWorkspace.create({
+      programDir: out,
+      sandboxDir: sandbox,
+      env: { PATH: pathWithoutPlugin() },
+    });
+    workspaces.push(workspace);
+    // The plugin as a user's project finds it: through the path docs/native-provider.md gives.
+    symlinkSync(join(sandbox, "node_modules"), join(workspace.programDir, "node_modules"), "dir");
+    writeFileSync(
+      join(workspace.programDir, "Pulumi.yaml"),
+      `${program}plugins:\n  providers:\n    - name: xcat\n      path: node_modules/pulumi-xcat/plugin\n`,
+    );
+    await configure(workspace);
+    const before = writes().length;
+    const changes = await workspace.up();
+    expect(Object.keys(changes)).toEqual(["create"]);
+    expect(writes().slice(before)).toEqual([]);
+    const preview = await workspace.preview(["--refresh", "--expect-no-changes"]);
+    expect(Object.keys(preview.changeSummary)).toEqual(["same"]);
+    expect(writes().slice(before)).toEqual([]);
+    const { text } = await workspace.exportState();
+    for (const secret of Object.values(SECRETS)) expect(text).not.toContain(secret);
+  }, 300_000);
+});
