@@ -35,8 +35,8 @@ import {
 import * as runtime from "../provider/runtime";
 import { originOfProvider } from "../provider/setting-advice";
 import { cancelledOperation, type EngineOperation } from "./cancelled";
-import { linesDelivered, speakingFor } from "./engine-log";
 import { diffConfig } from "./diff-config";
+import { linesDelivered, speakingFor } from "./engine-log";
 import { coreKind, parseUrn, secretKeysOf, shapeInputs } from "./kinds";
 import { decode, encode, type Properties, topLevelKeys } from "./wire";
 

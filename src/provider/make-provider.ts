@@ -12,9 +12,9 @@ import { whileCancellable } from "./engine-cancel";
 import { operationContext } from "./operation-scope";
 import { notePlanned } from "./planned-objects";
 import { type BackendAccess, configureProcess, processSettings, xcatAccess } from "./process-context";
-import { settingName } from "./setting-advice";
 import { isReplacement, noteCheckedAsExisting } from "./replacements";
 import { movedBy, serverOfConnection } from "./server-identity";
+import { settingName } from "./setting-advice";
 import { type CommonInputs, PartialFailureError, type ResourceSpec } from "./spec";
 import { type InputFailure, isPlainObject, isUnknown } from "./validation";
 

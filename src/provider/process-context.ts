@@ -9,8 +9,8 @@ import { isAuthError, isNetworkError, isTimeoutError, XcatClient } from "../clie
 import { type ConnectionInput, clientOptionsFor, type ProviderSettings, settingsFrom } from "./config";
 import { engineCallers } from "./engine-callers";
 import { forgetPlanned } from "./planned-objects";
-import { howToSet, type SettingsOrigin, STACK_CONFIG, settingName } from "./setting-advice";
 import { forgetReplacements } from "./replacements";
+import { howToSet, type SettingsOrigin, STACK_CONFIG, settingName } from "./setting-advice";
 
 let settings: ProviderSettings | undefined;
 const clients = new Map<string, XcatClient>();
