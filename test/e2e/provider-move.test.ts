@@ -97,6 +97,15 @@ function replacedBetween(steps: readonly PreviewStep[]): Record<string, { from: 
   return moves;
 }
 
+/** No password in the state or in any output (but the harness's own --show-secrets reads). */
+async function expectNoPlainPasswords(workspace: PulumiWorkspace, passwords: readonly string[]) {
+  const { text } = await workspace.exportState();
+  for (const password of passwords) expect(text).not.toContain(password);
+  const shown = workspace.transcript.filter((command) => !command.args.includes("--show-secrets"));
+  for (const command of shown)
+    for (const password of passwords) expect(command.stdout + command.stderr).not.toContain(password);
+}
+
 function nativeWorkspace(env: Record<string, string> = {}) {
   const sandbox = inject("e2eSandbox");
   return PulumiWorkspace.create({
@@ -191,8 +200,9 @@ describe("16 YAML nodes of the stack's xCAT given an explicit Confluent provider
     expect(xcatMn.state.listObjects("node")).toEqual([]);
   });
 
-  it("the next preview has no changes, and destroy removes them from Confluent", async () => {
+  it("the next preview has no changes, no password is in the state or the output, and destroy removes them from Confluent", async () => {
     expect((await workspace.preview()).changeSummary).toEqual({ same: 19 });
+    await expectNoPlainPasswords(workspace, [EMULATOR_DEFAULT_PASSWORD, PASSWORD_C]);
     expect(await workspace.destroy()).toMatchObject({ delete: 19 });
     expect(confluent.state.nodeNames()).toEqual([]);
     expect(xcatMn.state.listObjects("node")).toEqual([]);
@@ -353,12 +363,14 @@ describe("TypeScript nodes whose connection names another server", () => {
     expect(mnA.state.listObjects("node")).toEqual([]);
   });
 
-  it("on to Confluent: the same, and the next preview has no changes", async () => {
+  it("on to Confluent: the same, the next preview has no changes, and no password is in the state or the output", async () => {
     await workspace.setConfig("target", "c");
     expect(await workspace.up()).toMatchObject({ replace: 4 });
     expect(confluent.state.nodeNames()).toEqual(NODES);
     expect(mnB.state.listObjects("node")).toEqual([]);
     expect((await workspace.preview()).changeSummary).toEqual({ same: 5 });
+    // The connections (and their passwords) of the old and the new server, in the replaced states.
+    await expectNoPlainPasswords(workspace, [EMULATOR_DEFAULT_PASSWORD, PASSWORD_B, PASSWORD_C]);
     await workspace.destroy();
     expect(confluent.state.nodeNames()).toEqual([]);
   });
