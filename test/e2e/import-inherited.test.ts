@@ -11,7 +11,7 @@
  */
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { run as importCluster } from "../../src/cli/import/run";
 import { XcatClient } from "../../src/client";
@@ -133,5 +133,40 @@ describe("pulumi-xcat import of inherited scripts and deployed nodes", () => {
     expect((await admin.nodes.get("login02")).postscripts).toBe(`${DEFAULTS},loginsetup`);
     const preview = await workspace.preview(["--refresh", "--expect-no-changes"]);
     expect(Object.keys(preview.changeSummary)).toEqual(["same"]);
+  });
+
+  it("the snippet `pulumi import` prints for a node holds its own values only, and previews clean with --refresh", async () => {
+    const sandbox = inject("e2eSandbox");
+    const native = await PulumiWorkspace.create({
+      programDir: resolve(import.meta.dirname, "programs/native-import"),
+      sandboxDir: sandbox,
+      // The packed package's bins first on PATH: the engine finds pulumi-resource-xcat there.
+      env: { PATH: `${join(sandbox, "node_modules", ".bin")}:${process.env.PATH ?? ""}` },
+    });
+    try {
+      await native.run([
+        "config",
+        "set-all",
+        ...["--plaintext", `xcat:url=${emulator.url}`, "--plaintext", "xcat:username=root"],
+        ...["--secret", `xcat:password=${XCAT_PASSWORD}`],
+      ]);
+      const generated = join(native.programDir, "generated.yaml");
+      const before = writes(emulator);
+      await native.run(["import", "xcat:index:Node", "cn02", "cn02", "--yes", "--out", generated]);
+      expect(writes(emulator)).toEqual(before);
+      const code = await readFile(generated, "utf8");
+      expect(code).toContain("provmethod: rocky9.4-x86_64-netboot-compute");
+      expect(code).toContain("ip: 10.0.0.2");
+      // Not the defaults, not the group's scripts or mgt, not what nodeset derived, not its state.
+      expect(code).not.toMatch(
+        /^\s+(postscripts|postbootscripts|mgt|netboot|os|arch|profile|currstate|status):/m,
+      );
+      const project = join(native.programDir, "Pulumi.yaml");
+      await writeFile(project, (await readFile(project, "utf8")).replace("resources: {}\n", code));
+      const preview = await native.preview(["--refresh", "--expect-no-changes"]);
+      expect(Object.keys(preview.changeSummary)).toEqual(["same"]);
+    } finally {
+      await native.dispose();
+    }
   });
 });

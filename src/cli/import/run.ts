@@ -545,8 +545,12 @@ function readme(
     "",
     ...(left.length > 0 ? left.map((item) => `- ${item}`) : ["- nothing"]),
     "",
-    "Run the import again with `--include-defaults` to take the unchanged defaults too, and with",
-    "`--with site,policy,networks` to take what a `--noderange` import leaves out.",
+    ...(confluent
+      ? ["What is left out stays on the Confluent server as it is; the program does not manage it."]
+      : [
+          "Run the import again with `--include-defaults` to take the unchanged defaults too, and with",
+          "`--with site,policy,networks` to take what a `--noderange` import leaves out.",
+        ]),
     "",
     "## Worth a look",
     "",
