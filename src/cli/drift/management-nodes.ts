@@ -7,6 +7,7 @@
  * ways (an explicit provider at the stack's own URL) are listed once, their resources together,
  * so a node counts as under code only on the management node its resource writes to.
  */
+import { compareStrings } from "../../contract/noderange";
 import type { ProviderSettings } from "../../provider/config";
 import { settingsForStackConfig } from "../review/cluster-reads";
 import {
@@ -59,7 +60,10 @@ export async function listManagementNodes(
   if (managed.has(STACK_MANAGEMENT_NODE) || stackSettings.connection !== undefined) {
     targets.push({ keys: [STACK_MANAGEMENT_NODE], name: STACK_MANAGEMENT_NODE, settings: stackSettings });
   }
-  const viaProviders = [...nodes.values()].filter((node) => node.route.via === "provider");
+  // By name: the refresh reads resources in parallel, so its order is not the same twice.
+  const viaProviders = [...nodes.values()]
+    .filter((node) => node.route.via === "provider")
+    .sort((a, b) => compareStrings(describeManagementNode(a), describeManagementNode(b)));
   if (viaProviders.length > 0) {
     const settings = explicitProviderSettings(await exportStack(stack));
     for (const node of viaProviders) {
