@@ -159,7 +159,7 @@ describe("two xCAT management nodes and a Confluent server in one YAML stack, an
     const first = await cli(workspace, "drift");
     expect(first.exitCode, first.stderr).toBe(3);
     expect(first.stdout.trimEnd().split("\n")).toEqual([
-      "Drift: 1 not managed by the stack (4 resources read).",
+      "Drift: 1 not managed by the stack (5 resources read).",
       `? 1 Policy on ${B()} not managed by the stack: 6`,
       `2 of 2 nodes under code on ${A()}`,
       `1 of 1 nodes under code on ${B()}`,
@@ -179,7 +179,7 @@ describe("two xCAT management nodes and a Confluent server in one YAML stack, an
     const found = await cli(workspace, "drift");
     expect(found.exitCode, found.stderr).toBe(3);
     expect(found.stdout.trimEnd().split("\n")).toEqual([
-      "Drift: 1 changed by hand, 3 not managed by the stack (4 resources read).",
+      "Drift: 1 changed by hand, 3 not managed by the stack (5 resources read).",
       `~ ip changed by hand on a02 (1 node) on ${A()}`,
       "    a02: 10.1.0.2 → 10.1.9.2",
       `? 1 node on ${A()} not managed by the stack: b01`,
@@ -216,18 +216,32 @@ describe("two xCAT management nodes and a Confluent server in one YAML stack, an
       expect(found.stdout + found.stderr).not.toContain(password);
   });
 
-  it("review names the provider of each change, on xCAT and on Confluent", async () => {
+  it("review names the provider of each change, on xCAT and on Confluent, and counts mnA's noderange there", async () => {
     await useStage(workspace, "native-review-mns", "change.yaml");
     const plan = await savePlan(workspace);
-    const review = await cli(workspace, "review", plan, "--fail-on", "any");
-    expect(review.exitCode, review.stderr).toBe(0);
+    const before = { a: mnA.stats(), b: mnB.stats() };
+    const review = await cli(workspace, "review", plan, "--fail-on", "reimage");
+    expect(review.exitCode, review.stderr).toBe(3);
     expect(review.stdout.trimEnd().split("\n")).toEqual([
+      "! 2 nodes deployed by a Deployment: a[01-02] on provider mnA",
       "On provider mnA:",
       "~ ip: 10.1.0.1 → 10.1.0.9 on a01 (1 node)",
+      "+ 1 Deployment aRoll",
+      "    deploys rocky9.4-x86_64-netboot-compute: a[01-02] (2 nodes)",
       "On provider mnC:",
       "~ ip: 10.3.0.1 → 10.3.0.9 on c01 (1 node)",
-      "0 to create, 0 to adopt, 2 to update, 0 to replace, 0 to delete, 6 unchanged",
+      "1 to create, 0 to adopt, 2 to update, 0 to replace, 0 to delete, 7 unchanged",
     ]);
+    // The noderange a0[1-2] was read where the Deployment runs, mnA (one table read), not on mnB.
+    const reads = (mn: RunningEmulator, start: typeof before.a) =>
+      (mn.stats().byRoute["GET /tables/{tablelist}/rows"] ?? 0) -
+      (start.byRoute["GET /tables/{tablelist}/rows"] ?? 0);
+    expect(reads(mnA, before.a)).toBe(1);
+    expect(reads(mnB, before.b)).toBe(0);
+    expect(
+      (await cli(workspace, "review", plan, "--fail-on", "delete,replace,power,group,adopt,policy,site"))
+        .exitCode,
+    ).toBe(0);
     // With the unchanged resources listed, the preview carries the providers' url and backend.
     const sames = join(workspace.programDir, "plan-sames.json");
     await writeFile(sames, (await workspace.run(["preview", "--json", "--show-sames"])).stdout);

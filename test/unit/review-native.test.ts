@@ -10,7 +10,12 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ClusterFacts } from "../../src/cli/review/cluster-facts";
-import { clusterReadsNeeded, DANGER_KINDS, summarizePlan } from "../../src/cli/review/plan-summary";
+import {
+  clusterReadsNeeded,
+  DANGER_KINDS,
+  providerReadsNeeded,
+  summarizePlan,
+} from "../../src/cli/review/plan-summary";
 import { renderMarkdown, renderText } from "../../src/cli/review/render-summary";
 
 const fixture = (name: string): unknown =>
@@ -68,6 +73,38 @@ describe("review of a change on two of three explicit providers (two xCAT, one C
     expect(renderMarkdown(summary)).toContain("| **on provider mnC** | | | |");
     // Nothing of another management node is read from the stack's.
     expect(clusterReadsNeeded(fixture("native-preview-providers-change.json"))).toBeUndefined();
+  });
+});
+
+describe("review of a Deployment of a noderange on an explicit provider", () => {
+  // The captured Deployment step of the default provider's stack, put on mnA of the providers' stack.
+  const recorded = fixture("native-preview-deployment.json") as { steps: Array<Record<string, unknown>> };
+  const mnA = "urn:pulumi:test::native-review-mns::pulumi:providers:xcat::mnA";
+  const onMnA = {
+    steps: recorded.steps.map((step) =>
+      step.op === "create"
+        ? {
+            ...step,
+            provider: `${mnA}::9b4545c3`,
+            newState: { ...(step.newState as object), provider: `${mnA}::9b4545c3` },
+          }
+        : step,
+    ),
+  };
+
+  it("asks mnA, not the stack's management node, for its nodes, and counts them from what mnA holds", () => {
+    expect(clusterReadsNeeded(onMnA)).toBeUndefined();
+    expect([...providerReadsNeeded(onMnA)]).toEqual([
+      [mnA, { attributes: [], reasons: ["the nodes of Deployment 'rack02-image'"] }],
+    ]);
+    const mnAFacts = new ClusterFacts({ nodelist: rack02.map((node) => ({ node, groups: "all" })) });
+    const read = summarizePlan(onMnA, undefined, undefined, new Map([[mnA, mnAFacts]]));
+    expect(read.dangers).toEqual([
+      expect.objectContaining({ kind: "reimage", count: 10, managementNode: "provider mnA" }),
+    ]);
+    // Not read (review --offline, or a provider the plan creates): the noderange as given.
+    const unread = summarizePlan(onMnA);
+    expect(unread.dangers).toEqual([expect.objectContaining({ kind: "reimage", noderange: "r02n[01-10]" })]);
   });
 });
 

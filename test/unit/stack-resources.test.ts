@@ -4,7 +4,8 @@
  * pulumi-language-yaml v1.25.0, recorded by the programs of test/e2e/programs/native-review and
  * native-review-mns against emulators): `preview --json` of the Deployment added on the default
  * provider, `preview --json` (with and without `--show-sames`) of a change on two of three
- * explicit providers, and the event logs of `refresh --preview-only` on both stacks.
+ * explicit providers, and the event logs of `refresh --preview-only` on both stacks. (The
+ * providers' captures are of native-review-mns before its mnA image and Deployment were added.)
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

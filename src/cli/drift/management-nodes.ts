@@ -9,6 +9,7 @@
  */
 import { compareStrings } from "../../contract/noderange";
 import type { ProviderSettings } from "../../provider/config";
+import { explicitProviderSettings, exportStack } from "../provider-settings";
 import { settingsForStackConfig } from "../review/cluster-reads";
 import {
   describeManagementNode,
@@ -18,7 +19,6 @@ import {
   STACK_MANAGEMENT_NODE,
 } from "../stack-resources";
 import { listManagementNode } from "./listings";
-import { explicitProviderSettings, exportStack } from "./provider-settings";
 import type { RefreshPreview } from "./refresh-events";
 import { findUnmanaged, type ListedType, type Unmanaged } from "./unmanaged";
 

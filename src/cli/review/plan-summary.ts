@@ -280,13 +280,36 @@ function stepsOf(preview: unknown): PreviewStep[] {
  * address, the nodes of a Deployment or PowerState given as a noderange.
  */
 export function clusterReadsNeeded(preview: unknown): ClusterReads | undefined {
+  // Another management node's values are not read from the stack's (providerReadsNeeded).
+  return readsFor(stepsOf(preview).filter((step) => !hasOwnConnection(step)));
+}
+
+/**
+ * What the summary needs from each explicit provider's management node, by provider URN (see
+ * {@link clusterReadsNeeded}; the site's name services are the stack's only).
+ */
+export function providerReadsNeeded(preview: unknown): Map<string, ClusterReads> {
+  const byProvider = new Map<string, PreviewStep[]>();
+  for (const step of stepsOf(preview)) {
+    const route = managementNodeRoute(step);
+    if (route.via === "provider") byProvider.set(route.urn, [...(byProvider.get(route.urn) ?? []), step]);
+  }
+  const needed = new Map<string, ClusterReads>();
+  for (const [urn, steps] of byProvider) {
+    const reads = readsFor(steps, false);
+    if (reads !== undefined) needed.set(urn, reads);
+  }
+  return needed;
+}
+
+/** The reads `steps` (all on one management node) need; the site's name services when `site`. */
+function readsFor(steps: readonly PreviewStep[], withSite = true): ClusterReads | undefined {
   const attributes = new Set<string>();
   const reasons = new Set<string>();
-  for (const step of stepsOf(preview)) {
+  for (const step of steps) {
     const type = shortType(step);
     const before = step.oldState?.inputs;
     const after = step.newState?.inputs;
-    if (hasOwnConnection(step)) continue; // another management node: its values are not read
     if (type === "xcat:Group") {
       for (const name of Object.keys({ ...plainAttributes(before), ...plainAttributes(after) }))
         attributes.add(name);
@@ -312,9 +335,7 @@ export function clusterReadsNeeded(preview: unknown): ClusterReads | undefined {
       reasons.add(`the nodes of ${type.replace(/^xcat:/, "")} '${objectName(step)}'`);
     }
   }
-  const site = stepsOf(preview).some(
-    (step) => shortType(step) === "xcat:Node" && !hasOwnConnection(step) && step.op !== "replace",
-  );
+  const site = withSite && steps.some((step) => shortType(step) === "xcat:Node" && step.op !== "replace");
   if (site) reasons.add("whether it serves DNS and DHCP (site.nameservers, site.dhcpsetup)");
   if (reasons.size === 0) return undefined;
   return {
@@ -630,9 +651,15 @@ function groupEffects(
 
 /**
  * Groups the steps of a preview by what they change; `facts` and `site` are what
- * {@link clusterReadsNeeded} asked for (absent: not read).
+ * {@link clusterReadsNeeded} asked for (absent: not read), `providerFacts` what
+ * {@link providerReadsNeeded} asked of each explicit provider's management node, by provider URN.
  */
-export function summarizePlan(preview: unknown, facts?: ClusterFacts, site?: SiteServices): PlanSummary {
+export function summarizePlan(
+  preview: unknown,
+  facts?: ClusterFacts,
+  site?: SiteServices,
+  providerFacts: ReadonlyMap<string, ClusterFacts> = new Map(),
+): PlanSummary {
   const steps = stepsOf(preview);
   const builder = new SummaryBuilder();
   const created = new Map<string, readonly string[]>();
@@ -658,8 +685,16 @@ export function summarizePlan(preview: unknown, facts?: ClusterFacts, site?: Sit
   const nameManagementNodes = steps.some(hasOwnConnection);
   for (const step of steps) {
     const type = shortType(step);
-    const route = managementNodeRoute(step).via;
-    const plan = route === "stack" ? stackPlan : route === "connection" ? elsewhere : otherProvider;
+    const route = managementNodeRoute(step);
+    const ownFacts = route.via === "provider" ? providerFacts.get(route.urn) : undefined;
+    const plan =
+      route.via === "stack"
+        ? stackPlan
+        : route.via === "connection"
+          ? elsewhere
+          : ownFacts
+            ? { ...otherProvider, facts: ownFacts }
+            : otherProvider;
     builder.at(
       nameManagementNodes
         ? describeManagementNode(managementNodeOf(step, providers, stackConfig))

@@ -1,14 +1,14 @@
 /**
  * The settings of a stack's explicit `pulumi:providers:xcat` (a management node of their own, each
- * with its own url, account and backend), for drift to list those management nodes too.
+ * with its own url, account and backend), for drift to list those management nodes and review to read what a plan on them needs.
  *
  * Their passwords are Pulumi secrets in the state, and the refresh's event log shows them as
  * `[secret]`, so they are read from `pulumi stack export --show-secrets` in this process's memory
  * (the same backend and passphrase the refresh used); nothing of it is written or printed.
  */
 import { execFile } from "node:child_process";
-import { type ProviderSettings, settingsFrom } from "../../provider/config";
-import { isXcatProvider, XCAT_PROVIDER_TYPE } from "../stack-resources";
+import { type ProviderSettings, settingsFrom } from "../provider/config";
+import { isXcatProvider, XCAT_PROVIDER_TYPE } from "./stack-resources";
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 
