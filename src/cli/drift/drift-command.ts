@@ -5,8 +5,10 @@
  *
  * It runs `pulumi refresh --preview-only` on the stack (the same stack selection, config,
  * backend and passphrase as `pulumi` itself; the state is not changed) and reads the engine's
- * events, then lists the stack's management node in five requests. Requests: what a refresh
- * costs (the provider's reads, batched) plus those five and a token.
+ * events, then lists each management node the stack's resources are on (management-nodes.ts): the
+ * stack's own (its config), each explicit `pulumi:providers:xcat` (its arguments), in five
+ * requests each on xCAT, one on Confluent. Requests: what a refresh costs (the provider's reads,
+ * batched) plus those and a token each.
  *
  * Exit codes: 0 no drift; 3 drift or unmanaged objects found (the summary is printed first);
  * 2 bad arguments, no stack, the refresh or the listing failed.
@@ -16,9 +18,10 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { hasDrift, summarizeDrift } from "./drift-summary";
+import { type ListedManagementNodes, listManagementNodes } from "./management-nodes";
 import { parseRefreshEvents } from "./refresh-events";
 import { renderDriftJson, renderDriftMarkdown, renderDriftText } from "./render-drift";
-import { findUnmanaged, managedObjects, STACK_MANAGEMENT_NODE, type Unmanaged } from "./unmanaged";
+import { managedObjects } from "./unmanaged";
 
 /** The exit code when drift or unmanaged objects are found. */
 export const EXIT_DRIFT = 3;
@@ -29,9 +32,10 @@ Run in a Pulumi project's directory. Refreshes the stack as a preview (\`pulumi 
 --preview-only\`: the state is not changed) and reports, by noderange and attribute:
   - managed attributes changed by hand (ip on r01n[03,07]), objects deleted by hand,
   - nodes whose power or deployment no longer match their PowerState or Deployment,
-  - nodes, groups, OS images, networks and policy rows on the stack's management node that no
-    resource manages (xcatconfig's policy rows and groups that are only names left out),
-    with a coverage line (612 of 618 nodes under code).
+  - nodes, groups, OS images, networks and policy rows on each management node of the stack
+    (its config xcat:*, and each explicit pulumi:providers:xcat) that no resource on it
+    manages (xcatconfig's policy rows and groups that are only names left out; nodes only on
+    Confluent), with a coverage line per management node (612 of 618 nodes under code).
 
   --stack     the stack (default: the selected one, as for pulumi)
   --format    text (default), markdown (an issue or a note) or json
@@ -198,33 +202,17 @@ export async function run(argv: readonly string[]): Promise<number> {
   say(`  ${events.steps.length} resources read; listing the management node…`);
 
   const managed = managedObjects(events.steps);
-  const unmanaged: Unmanaged[] = [];
-  const notListed: string[] = [];
-  for (const url of managed.keys()) {
-    if (url !== STACK_MANAGEMENT_NODE) {
-      notListed.push(
-        `${url}, which resources reach through their own \`connection\`: drift lists the stack's management ` +
-          "node (xcat:url); run it on a stack whose config points there to list that one",
-      );
-    }
-  }
+  let listed: ListedManagementNodes;
   try {
-    const { clientForStackConfig } = await import("../review/cluster-reads.js");
-    const { readListing } = await import("./listings.js");
-    const client = await clientForStackConfig(events.config, stack);
-    try {
-      const listing = await readListing(client);
-      unmanaged.push(...findUnmanaged(STACK_MANAGEMENT_NODE, listing, managed.get(STACK_MANAGEMENT_NODE)));
-    } finally {
-      await client.close();
-    }
+    listed = await listManagementNodes(stack, events, managed);
   } catch (error) {
     say(
-      `listing the stack's management node failed: ${(error as Error).message}\nThe refresh worked, so the ` +
-        "stack's config or XCAT_* variables reach it from the provider; check they are set in this shell too.",
+      `listing a management node failed: ${(error as Error).message}\nThe refresh worked, so the ` +
+        "stack's config, its providers' arguments or XCAT_* variables reach it from the provider; check they are set in this shell too.",
     );
     return 2;
   }
+  const { unmanaged, notListed } = listed;
 
   const summary = summarizeDrift(events.steps, unmanaged, notListed);
   const render =

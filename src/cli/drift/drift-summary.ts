@@ -18,6 +18,12 @@ import {
   showValue,
   valueAt,
 } from "../review/plan-summary";
+import {
+  describeManagementNode,
+  explicitProviders,
+  managementNodeOf,
+  STACK_MANAGEMENT_NODE,
+} from "../stack-resources";
 import type { Unmanaged } from "./unmanaged";
 
 /** The kinds of drift, in the order they are listed. */
@@ -35,7 +41,10 @@ export interface DriftLine {
   readonly noderange: string;
   /** Per object: the value before → after, or what was found. */
   readonly details?: Readonly<Record<string, string>>;
-  /** For `unmanaged`: the management node's URL. */
+  /**
+   * The management node: for `unmanaged` always ("" is the stack's own), for the other kinds when
+   * it is not the stack's own (`provider mnB (…)`, a connection's URL).
+   */
   readonly managementNode?: string;
 }
 
@@ -114,7 +123,7 @@ class DriftBuilder {
 }
 
 /** Each node a PowerState holds whose power, as read now, is not the one it holds. */
-function powerDrift(step: PreviewStep, builder: DriftBuilder) {
+function powerDrift(step: PreviewStep, builder: DriftBuilder, at: string | undefined) {
   const held = step.newState?.inputs?.power;
   const found = step.newState?.outputs?.powerStates;
   if (typeof held !== "string" || !isPlainMap(found)) return;
@@ -125,13 +134,15 @@ function powerDrift(step: PreviewStep, builder: DriftBuilder) {
         "xcat:Node",
         `power ${showValue(power)} (held ${held} by ${objectName(step)})`,
         node,
+        undefined,
+        at,
       );
     }
   }
 }
 
 /** Each node a Deployment deployed that no longer runs its image: re-imaged or failing since. */
-function deploymentDrift(step: PreviewStep, builder: DriftBuilder) {
+function deploymentDrift(step: PreviewStep, builder: DriftBuilder, at: string | undefined) {
   const image = step.newState?.inputs?.osimage;
   const before = step.oldState?.outputs?.nodeStates;
   const now = step.newState?.outputs?.nodeStates;
@@ -147,21 +158,21 @@ function deploymentDrift(step: PreviewStep, builder: DriftBuilder) {
       state.osimage !== image
         ? `provmethod ${osimage}, not ${image} (${objectName(step)})`
         : `no longer booted with ${image}: status ${status} (${objectName(step)})`;
-    builder.add("deployment", "xcat:Node", what, node);
+    builder.add("deployment", "xcat:Node", what, node, undefined, at);
   }
 }
 
 /** The attribute changes an object's read shows: `ip` with `10.0.1.3 → 10.0.9.3` per object. */
-function attributeDrift(step: PreviewStep, builder: DriftBuilder) {
+function attributeDrift(step: PreviewStep, builder: DriftBuilder, at: string | undefined) {
   const type = shortType(step);
   const name = objectName(step);
   const paths = changedPaths(step);
   for (const path of paths) {
     const before = showValue(valueAt(step.oldState?.inputs, path));
     const after = showValue(valueAt(step.newState?.inputs, path));
-    builder.add("changed", type, label(path), name, `${before} → ${after}`);
+    builder.add("changed", type, label(path), name, `${before} → ${after}`, at);
   }
-  if (paths.length === 0) builder.add("changed", type, "outputs", name);
+  if (paths.length === 0) builder.add("changed", type, "outputs", name, undefined, at);
 }
 
 /** Summarises a refresh preview's steps and the listings' unmanaged objects. */
@@ -171,19 +182,23 @@ export function summarizeDrift(
   notListed: readonly string[] = [],
 ): DriftSummary {
   const builder = new DriftBuilder();
+  const providers = explicitProviders(steps);
   let resources = 0;
   for (const step of steps) {
     const type = shortType(step);
     if (type.startsWith("pulumi:")) continue;
     resources++;
+    // Objects on another management node than the stack's are said to be there.
+    const node = managementNodeOf(step, providers);
+    const at = node.key === STACK_MANAGEMENT_NODE ? undefined : describeManagementNode(node);
     if (step.op === "delete") {
-      builder.add("deleted", type, "", objectName(step));
+      builder.add("deleted", type, "", objectName(step), undefined, at);
     } else if (type === "xcat:PowerState") {
-      powerDrift(step, builder);
+      powerDrift(step, builder, at);
     } else if (type === "xcat:Deployment") {
-      deploymentDrift(step, builder);
+      deploymentDrift(step, builder, at);
     } else if (step.op === "update" && !isNodeSet(type)) {
-      attributeDrift(step, builder);
+      attributeDrift(step, builder, at);
     }
   }
   for (const entry of unmanaged) {

@@ -1,11 +1,19 @@
 /**
- * The listing reads drift makes on a management node besides the refresh: five requests (and a
- * token), however many objects it holds: the node, OS image and network names (`GET /nodes`,
- * `/osimages`, `/networks`), and every group and policy row with its attributes (`GET
- * /groups/ALLRESOURCES`, `/policy/ALLRESOURCES`), which drift needs to leave out the groups that
- * are only names and the policy rows xcatconfig creates.
+ * The listing reads drift makes on a management node besides the refresh.
+ *
+ * xCAT: five requests (and a token), however many objects it holds: the node, OS image and
+ * network names (`GET /nodes`, `/osimages`, `/networks`), and every group and policy row with its
+ * attributes (`GET /groups/ALLRESOURCES`, `/policy/ALLRESOURCES`), which drift needs to leave out
+ * the groups that are only names and the policy rows xcatconfig creates.
+ *
+ * Confluent: one request, the nodes of its group of every node (`GET
+ * /noderange/everything/nodes/`; `everything`: configmanager.py 3.15.6 lines 1400-1416). Confluent
+ * has no OS image, network or policy objects of xCAT's kind, and its groups are not listed (a
+ * Confluent group is a name nodes carry as much as an object), so only nodes are compared there.
  */
-import type { XcatClient } from "../../client";
+import { XcatClient } from "../../client";
+import { ConfluentClient } from "../../client/confluent";
+import { clientOptionsFor, ProviderConfigError, type ProviderSettings } from "../../provider/config";
 import type { Listing } from "./unmanaged";
 
 export async function readListing(client: XcatClient): Promise<Listing> {
@@ -17,4 +25,41 @@ export async function readListing(client: XcatClient): Promise<Listing> {
     client.policy.getMany("ALLRESOURCES"),
   ]);
   return { nodes, groups, osimages, networks, policies };
+}
+
+/** What a Confluent server holds that drift compares: its nodes. */
+export async function readConfluentListing(client: ConfluentClient): Promise<Listing> {
+  const nodes = await client.nodes.list("everything");
+  return { nodes, groups: new Map(), osimages: [], networks: [], policies: new Map() };
+}
+
+/** Lists the management node `settings` reach, by their backend (xCAT unless `confluent`). */
+export async function listManagementNode(settings: ProviderSettings): Promise<Listing> {
+  const connection = settings.connection;
+  if (connection?.backend === "confluent") {
+    if (!connection.username || !connection.password) {
+      throw new ProviderConfigError(
+        `no credentials for ${connection.url}: Confluent takes a user and password.`,
+      );
+    }
+    const client = new ConfluentClient({
+      url: connection.url,
+      username: connection.username,
+      password: connection.password,
+      ...(connection.caCert !== undefined ? { caCert: connection.caCert } : {}),
+      ...(connection.insecure !== undefined ? { insecure: connection.insecure } : {}),
+      ...(settings.requestTimeoutMs !== undefined ? { requestTimeoutMs: settings.requestTimeoutMs } : {}),
+    });
+    try {
+      return await readConfluentListing(client);
+    } finally {
+      await client.close();
+    }
+  }
+  const client = new XcatClient({ ...clientOptionsFor(connection, settings), batching: settings.batching });
+  try {
+    return await readListing(client);
+  } finally {
+    await client.close();
+  }
 }

@@ -31,15 +31,17 @@ function mnName(url: string | undefined): string {
 /** `~ ip changed by hand on r01n[03,07] (2 nodes)`, `? 2 nodes not managed by the stack: hand[01-02]`. */
 export function describeDriftLine(line: DriftLine): string {
   const count = `${line.names.length} ${describeNoun(line.type, line.names.length)}`;
+  // Drift on another management node than the stack's says where.
+  const where = line.managementNode ? ` on ${line.managementNode}` : "";
   switch (line.kind) {
     case "changed":
-      return `~ ${line.what} ${KIND_TEXT.changed} on ${line.noderange} (${count})`;
+      return `~ ${line.what} ${KIND_TEXT.changed} on ${line.noderange} (${count})${where}`;
     case "deleted":
-      return `- ${count} ${KIND_TEXT.deleted}: ${line.noderange}`;
+      return `- ${count} ${KIND_TEXT.deleted}: ${line.noderange}${where}`;
     case "unmanaged":
       return `? ${count} on ${mnName(line.managementNode)} ${KIND_TEXT.unmanaged}: ${line.noderange}`;
     default:
-      return `${SIGN[line.kind]} ${line.what} on ${line.noderange} (${count})`;
+      return `${SIGN[line.kind]} ${line.what} on ${line.noderange} (${count})${where}`;
   }
 }
 

@@ -12,6 +12,9 @@ import { compareStrings } from "../../contract/noderange";
 import { isFreshPolicyRow } from "../import/defaults";
 import type { PreviewStep } from "../review/plan-summary";
 import { shortType } from "../review/plan-summary";
+import { managementNodeKey, managementNodeRoute, STACK_MANAGEMENT_NODE } from "../stack-resources";
+
+export { STACK_MANAGEMENT_NODE };
 
 /** The object kinds drift lists, as the resource types that manage them. */
 export const LISTED_TYPES = [
@@ -36,6 +39,7 @@ export interface Listing {
 
 /** One kind of object on one management node: which no resource manages, of how many. */
 export interface Unmanaged {
+  /** {@link STACK_MANAGEMENT_NODE} for the stack's own, else how a reader knows it (`provider mnB (…)`). */
   readonly managementNode: string;
   readonly type: ListedType;
   /** The objects no resource manages, sorted. */
@@ -46,14 +50,12 @@ export interface Unmanaged {
   readonly total: number;
 }
 
-/** The key of the stack's own management node (resources without a `connection`). */
-export const STACK_MANAGEMENT_NODE = "";
-
-/** The management node a resource talks to: its own `connection` URL, else the stack's. */
-export function managementNodeOf(step: PreviewStep): string {
-  const connection = (step.newState?.inputs ?? step.oldState?.inputs)?.connection;
-  const url = (connection as { url?: unknown } | null | undefined)?.url;
-  return typeof url === "string" ? url : STACK_MANAGEMENT_NODE;
+/**
+ * The management node a resource talks to, as a key (stack-resources.ts): its own `connection`
+ * URL, its explicit provider's URN, else the stack's ({@link STACK_MANAGEMENT_NODE}).
+ */
+export function managementNodeKeyOf(step: PreviewStep): string {
+  return managementNodeKey(managementNodeRoute(step));
 }
 
 /** The xCAT object a resource holds: its id in the state (the node name, the policy priority). */
@@ -62,14 +64,14 @@ function objectId(step: PreviewStep): string | undefined {
   return typeof state?.id === "string" && state.id !== "" ? state.id : undefined;
 }
 
-/** The names each management node's resources manage, by type. */
+/** The names each management node's resources manage, by type, by {@link managementNodeKeyOf}. */
 export function managedObjects(steps: readonly PreviewStep[]): Map<string, Map<ListedType, Set<string>>> {
   const managed = new Map<string, Map<ListedType, Set<string>>>();
   for (const step of steps) {
     const type = shortType(step);
     const id = objectId(step);
     if (id === undefined || !(LISTED_TYPES as readonly string[]).includes(type)) continue;
-    const node = managementNodeOf(step);
+    const node = managementNodeKeyOf(step);
     const byType = managed.get(node) ?? new Map<ListedType, Set<string>>();
     const names = byType.get(type as ListedType) ?? new Set<string>();
     names.add(id);

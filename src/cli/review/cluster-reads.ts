@@ -10,7 +10,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { XcatClient } from "../../client";
-import { clientOptionsFor, settingsFrom } from "../../provider/config";
+import { clientOptionsFor, type ProviderSettings, settingsFrom } from "../../provider/config";
 import { ClusterFacts, tablesFor } from "./cluster-facts";
 
 const run = promisify(execFile);
@@ -55,13 +55,22 @@ export async function clientForStackConfig(
   stack: string | undefined,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<XcatClient> {
+  const settings = await settingsForStackConfig(config, stack, env);
+  return new XcatClient({ ...clientOptionsFor(settings.connection, settings), batching: settings.batching });
+}
+
+/** The settings the stack's default provider has: its config `xcat:*` (secrets asked of `pulumi config get`), then `XCAT_*`. */
+export async function settingsForStackConfig(
+  config: Readonly<Record<string, unknown>>,
+  stack: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ProviderSettings> {
   const values = new Map<string, string | undefined>();
   for (const [key, value] of Object.entries(config)) {
     if (!key.startsWith("xcat:")) continue;
     values.set(key, value === "[secret]" ? await secretConfig(key, stack) : String(value));
   }
-  const settings = settingsFrom((key) => values.get(key), env);
-  return new XcatClient({ ...clientOptionsFor(settings.connection, settings), batching: settings.batching });
+  return settingsFrom((key) => values.get(key), env);
 }
 
 /**

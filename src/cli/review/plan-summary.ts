@@ -15,6 +15,13 @@
 import { compareStrings, compressNoderange, expandNoderange } from "../../contract/noderange";
 import { isSecretAttribute } from "../../provider/attributes";
 import type { SiteServices } from "../../provider/name-services";
+import {
+  describeManagementNode,
+  explicitProviders,
+  kindOf,
+  managementNodeOf,
+  managementNodeRoute,
+} from "../stack-resources";
 import { cannotMoveToConfluent } from "./cannot-move";
 import { type ClusterFacts, type PlannedEdits, showNodeValue } from "./cluster-facts";
 import { nameServiceLines } from "./name-service-lines";
@@ -49,6 +56,8 @@ const DANGER_TEXT: Record<Exclude<DangerKind, "delete" | "group">, readonly [str
 
 export interface PreviewState {
   readonly type?: string;
+  /** The provider reference `<provider urn>::<id>` (stack-resources.ts reads the management node from it). */
+  readonly provider?: string;
   readonly inputs?: Record<string, unknown>;
   readonly outputs?: Record<string, unknown>;
 }
@@ -84,6 +93,11 @@ export interface ChangeLine {
   readonly effects?: readonly ChangeEffect[];
   /** Per object: what a reviewer checks (a new node's ip, mac and bmc). */
   readonly details?: Readonly<Record<string, string>>;
+  /**
+   * The management node the objects are on (`provider mnB (https://mn-b/xcatws, Confluent)`),
+   * when the plan reaches one besides the stack's own (stack-resources.ts).
+   */
+  readonly managementNode?: string;
 }
 
 export interface DangerCount {
@@ -91,6 +105,8 @@ export interface DangerCount {
   readonly text: string;
   readonly count: number;
   readonly noderange: string;
+  /** Where the objects are, when the plan reaches a management node besides the stack's own. */
+  readonly managementNode?: string;
 }
 
 export interface PlanSummary {
@@ -120,10 +136,9 @@ export interface ClusterReads {
   readonly site?: boolean;
 }
 
+/** The core's kind of a step (`xcat:Node`), whichever API the program used (stack-resources.ts). */
 export function shortType(step: PreviewStep): string {
-  const type = step.type ?? step.newState?.type ?? step.oldState?.type ?? step.urn?.split("::")[2] ?? "?";
-  const last = type.split("$").at(-1) ?? type;
-  return last.includes("dynamic/") ? (last.split("dynamic/")[1] ?? last) : last;
+  return kindOf(step);
 }
 
 export function objectName(step: PreviewStep): string {
@@ -265,13 +280,36 @@ function stepsOf(preview: unknown): PreviewStep[] {
  * address, the nodes of a Deployment or PowerState given as a noderange.
  */
 export function clusterReadsNeeded(preview: unknown): ClusterReads | undefined {
+  // Another management node's values are not read from the stack's (providerReadsNeeded).
+  return readsFor(stepsOf(preview).filter((step) => !hasOwnConnection(step)));
+}
+
+/**
+ * What the summary needs from each explicit provider's management node, by provider URN (see
+ * {@link clusterReadsNeeded}; the site's name services are the stack's only).
+ */
+export function providerReadsNeeded(preview: unknown): Map<string, ClusterReads> {
+  const byProvider = new Map<string, PreviewStep[]>();
+  for (const step of stepsOf(preview)) {
+    const route = managementNodeRoute(step);
+    if (route.via === "provider") byProvider.set(route.urn, [...(byProvider.get(route.urn) ?? []), step]);
+  }
+  const needed = new Map<string, ClusterReads>();
+  for (const [urn, steps] of byProvider) {
+    const reads = readsFor(steps, false);
+    if (reads !== undefined) needed.set(urn, reads);
+  }
+  return needed;
+}
+
+/** The reads `steps` (all on one management node) need; the site's name services when `site`. */
+function readsFor(steps: readonly PreviewStep[], withSite = true): ClusterReads | undefined {
   const attributes = new Set<string>();
   const reasons = new Set<string>();
-  for (const step of stepsOf(preview)) {
+  for (const step of steps) {
     const type = shortType(step);
     const before = step.oldState?.inputs;
     const after = step.newState?.inputs;
-    if (hasOwnConnection(step)) continue; // another management node: its values are not read
     if (type === "xcat:Group") {
       for (const name of Object.keys({ ...plainAttributes(before), ...plainAttributes(after) }))
         attributes.add(name);
@@ -297,9 +335,7 @@ export function clusterReadsNeeded(preview: unknown): ClusterReads | undefined {
       reasons.add(`the nodes of ${type.replace(/^xcat:/, "")} '${objectName(step)}'`);
     }
   }
-  const site = stepsOf(preview).some(
-    (step) => shortType(step) === "xcat:Node" && !hasOwnConnection(step) && step.op !== "replace",
-  );
+  const site = withSite && steps.some((step) => shortType(step) === "xcat:Node" && step.op !== "replace");
   if (site) reasons.add("whether it serves DNS and DHCP (site.nameservers, site.dhcpsetup)");
   if (reasons.size === 0) return undefined;
   return {
@@ -310,6 +346,7 @@ export function clusterReadsNeeded(preview: unknown): ClusterReads | undefined {
 }
 
 interface LineDraft {
+  readonly managementNode: string | undefined;
   readonly op: ChangeLine["op"];
   readonly type: string;
   readonly what: string;
@@ -318,10 +355,12 @@ interface LineDraft {
   readonly details: Record<string, string>;
 }
 
-/** Whether the resource talks to a management node of its own (its `connection` input), not the stack's. */
+/**
+ * Whether the resource talks to another management node than the stack's (its own `connection`,
+ * or an explicit `pulumi:providers:xcat`), whose values review does not read.
+ */
 function hasOwnConnection(step: PreviewStep): boolean {
-  const connection = (step.newState?.inputs ?? step.oldState?.inputs)?.connection;
-  return connection !== undefined && connection !== null;
+  return managementNodeRoute(step).via !== "stack";
 }
 
 /** Accumulates lines, effects and dangers while the steps are read. */
@@ -329,11 +368,22 @@ class SummaryBuilder {
   readonly counts = { create: 0, adopt: 0, update: 0, replace: 0, delete: 0, same: 0 };
   readonly #lines = new Map<string, LineDraft>();
   /** Danger entries by kind and label (delete: per resource kind; group: per group). */
-  readonly #dangers = new Map<string, { kind: DangerKind; label: string; names: Set<string> }>();
+  readonly #dangers = new Map<
+    string,
+    { kind: DangerKind; label: string; names: Set<string>; managementNode: string | undefined }
+  >();
+  /** The management node of the step being read, when the plan names them. */
+  #at: string | undefined;
+
+  /** The lines and dangers that follow are of objects on `managementNode` (undefined: not named). */
+  at(managementNode: string | undefined) {
+    this.#at = managementNode;
+  }
 
   line(op: ChangeLine["op"], type: string, what: string, name: string, detail?: string) {
-    const key = JSON.stringify([op, type, what]);
+    const key = JSON.stringify([this.#at ?? "", op, type, what]);
     const line: LineDraft = this.#lines.get(key) ?? {
+      managementNode: this.#at,
       op,
       type,
       what,
@@ -354,8 +404,13 @@ class SummaryBuilder {
   }
 
   danger(kind: DangerKind, names: Iterable<string>, label = "") {
-    const key = `${kind}\u0000${label}`;
-    const entry = this.#dangers.get(key) ?? { kind, label, names: new Set<string>() };
+    const key = JSON.stringify([kind, label, this.#at ?? ""]);
+    const entry = this.#dangers.get(key) ?? {
+      kind,
+      label,
+      names: new Set<string>(),
+      managementNode: this.#at,
+    };
     for (const name of names) entry.names.add(name);
     this.#dangers.set(key, entry);
   }
@@ -375,11 +430,13 @@ class SummaryBuilder {
         noderange: compressNoderange(g.names),
         ...(effects.length > 0 ? { effects } : {}),
         ...(Object.keys(g.details).length > 0 ? { details: g.details } : {}),
+        ...(g.managementNode !== undefined ? { managementNode: g.managementNode } : {}),
       };
     });
     const order = { delete: 0, replace: 1, adopt: 2, update: 3, create: 4 };
     lines.sort(
       (a, b) =>
+        byManagementNode(a.managementNode, b.managementNode) ||
         order[a.op] - order[b.op] ||
         b.names.length - a.names.length ||
         compareStrings(a.type, b.type) ||
@@ -390,16 +447,25 @@ class SummaryBuilder {
       .filter((entry) => entry.names.size > 0)
       .sort(
         (a, b) =>
-          DANGER_KINDS.indexOf(a.kind) - DANGER_KINDS.indexOf(b.kind) || compareStrings(a.label, b.label),
+          DANGER_KINDS.indexOf(a.kind) - DANGER_KINDS.indexOf(b.kind) ||
+          compareStrings(a.label, b.label) ||
+          byManagementNode(a.managementNode, b.managementNode),
       )
       .map((entry) => ({
         kind: entry.kind,
         text: dangerText(entry.kind, entry.label, entry.names.size),
         count: entry.names.size,
         noderange: compressNoderange(entry.names),
+        ...(entry.managementNode !== undefined ? { managementNode: entry.managementNode } : {}),
       }));
     return { dangers, lines };
   }
+}
+
+/** The stack's management node first, then the others by name. */
+function byManagementNode(a: string | undefined, b: string | undefined): number {
+  const stack = (name: string | undefined) => name === undefined || name.startsWith("the stack's");
+  return Number(stack(b)) - Number(stack(a)) || compareStrings(a ?? "", b ?? "");
 }
 
 function dangerText(kind: DangerKind, label: string, count: number): string {
@@ -585,9 +651,15 @@ function groupEffects(
 
 /**
  * Groups the steps of a preview by what they change; `facts` and `site` are what
- * {@link clusterReadsNeeded} asked for (absent: not read).
+ * {@link clusterReadsNeeded} asked for (absent: not read), `providerFacts` what
+ * {@link providerReadsNeeded} asked of each explicit provider's management node, by provider URN.
  */
-export function summarizePlan(preview: unknown, facts?: ClusterFacts, site?: SiteServices): PlanSummary {
+export function summarizePlan(
+  preview: unknown,
+  facts?: ClusterFacts,
+  site?: SiteServices,
+  providerFacts: ReadonlyMap<string, ClusterFacts> = new Map(),
+): PlanSummary {
   const steps = stepsOf(preview);
   const builder = new SummaryBuilder();
   const created = new Map<string, readonly string[]>();
@@ -605,9 +677,29 @@ export function summarizePlan(preview: unknown, facts?: ClusterFacts, site?: Sit
     facts: undefined,
     unread: "not read (the resource has its own connection)",
   };
+  const otherProvider: PlanContext = { ...elsewhere, unread: "not read (the resource has its own provider)" };
+  // Each object's management node is named when the plan reaches one besides the stack's own.
+  const all = (preview as { steps?: PreviewStep[] } | null)?.steps ?? [];
+  const providers = explicitProviders(all);
+  const stackConfig = (preview as { config?: Record<string, unknown> } | null)?.config ?? {};
+  const nameManagementNodes = steps.some(hasOwnConnection);
   for (const step of steps) {
     const type = shortType(step);
-    const plan = hasOwnConnection(step) ? elsewhere : stackPlan;
+    const route = managementNodeRoute(step);
+    const ownFacts = route.via === "provider" ? providerFacts.get(route.urn) : undefined;
+    const plan =
+      route.via === "stack"
+        ? stackPlan
+        : route.via === "connection"
+          ? elsewhere
+          : ownFacts
+            ? { ...otherProvider, facts: ownFacts }
+            : otherProvider;
+    builder.at(
+      nameManagementNodes
+        ? describeManagementNode(managementNodeOf(step, providers, stackConfig))
+        : undefined,
+    );
     const adoptChanges = step.newState?.inputs?.adoptChanges;
     const op = step.op === "create" && isPlainMap(adoptChanges) ? "adopt" : (step.op as ChangeLine["op"]);
     builder.counts[op]++;

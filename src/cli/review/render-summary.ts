@@ -3,7 +3,7 @@
  * in a collapsible `<details>`), or JSON (tools). All three say the same: what each change does to
  * nodes (its effects) and each new node's addresses (its details).
  */
-import type { ChangeEffect, ChangeLine, PlanSummary } from "./plan-summary";
+import type { ChangeEffect, ChangeLine, DangerCount, PlanSummary } from "./plan-summary";
 
 const SIGN: Record<ChangeLine["op"], string> = {
   create: "+",
@@ -53,8 +53,13 @@ export function renderText(summary: PlanSummary): string {
     out.push(`${cannotMoveHeading(summary)}:`);
     for (const line of summary.cannotMove) out.push(`x ${line}`);
   }
-  for (const d of summary.dangers) out.push(`! ${d.count} ${d.text}: ${d.noderange}`);
+  for (const d of summary.dangers) out.push(`! ${d.count} ${d.text}: ${d.noderange}${onManagementNode(d)}`);
+  let at: string | undefined;
   for (const line of summary.lines) {
+    if (line.managementNode !== undefined && line.managementNode !== at) {
+      at = line.managementNode;
+      out.push(`On ${at}:`);
+    }
     out.push(describeLine(line));
     for (const effect of line.effects ?? []) out.push(`    ${describeEffect(effect)}`);
     for (const name of line.names) {
@@ -66,6 +71,11 @@ export function renderText(summary: PlanSummary): string {
   for (const line of summary.nameServices ?? []) out.push(`= ${line}`);
   out.push(totals(summary));
   return `${out.join("\n")}\n`;
+}
+
+/** ` on provider mnB (…)` after a danger's objects, when the plan names management nodes. */
+function onManagementNode(danger: DangerCount): string {
+  return danger.managementNode === undefined ? "" : ` on ${danger.managementNode}`;
 }
 
 function cell(text: string): string {
@@ -81,11 +91,17 @@ export function renderMarkdown(summary: PlanSummary): string {
   }
   if (summary.dangers.length > 0) {
     out.push("**Needs attention**", "");
-    for (const d of summary.dangers) out.push(`- :warning: **${d.count}** ${d.text}: \`${d.noderange}\``);
+    for (const d of summary.dangers)
+      out.push(`- :warning: **${d.count}** ${d.text}: \`${d.noderange}\`${cell(onManagementNode(d))}`);
     out.push("");
   }
   out.push("| Change | What | Objects | Count |", "|---|---|---|---:|");
+  let at: string | undefined;
   for (const line of summary.lines) {
+    if (line.managementNode !== undefined && line.managementNode !== at) {
+      at = line.managementNode;
+      out.push(`| **on ${cell(at)}** | | | |`);
+    }
     out.push(
       `| ${line.op} ${line.type} | ${cell(line.what || "-")} | \`${cell(line.noderange)}\` | ${line.names.length} |`,
     );
@@ -102,12 +118,13 @@ export function renderMarkdown(summary: PlanSummary): string {
   out.push("", totals(summary), "", "<details><summary>Every object</summary>", "", "```diff");
   for (const line of summary.lines) {
     const sign = line.op === "update" || line.op === "adopt" ? "~" : line.op === "create" ? "+" : "-";
+    const where = line.managementNode === undefined ? "" : ` (on ${line.managementNode})`;
     for (const name of line.names) {
       const detail = line.details?.[name];
       const what = [line.op === "adopt" ? `takes over, ${line.what}` : line.what, detail]
         .filter((part) => part)
         .join("; ");
-      out.push(`${sign} ${line.type} ${name}${what ? `: ${what}` : ""}`);
+      out.push(`${sign} ${line.type} ${name}${where}${what ? `: ${what}` : ""}`);
     }
     for (const effect of line.effects ?? []) out.push(`  ↳ ${describeEffect(effect)}`);
   }

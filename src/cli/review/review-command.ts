@@ -12,7 +12,13 @@
 import { readFile } from "node:fs/promises";
 import type { SiteServices } from "../../provider/name-services";
 import type { ClusterFacts } from "./cluster-facts";
-import { clusterReadsNeeded, DANGER_KINDS, type DangerKind, summarizePlan } from "./plan-summary";
+import {
+  clusterReadsNeeded,
+  DANGER_KINDS,
+  type DangerKind,
+  providerReadsNeeded,
+  summarizePlan,
+} from "./plan-summary";
 import { renderJson, renderMarkdown, renderText } from "./render-summary";
 
 /** The exit code when `--fail-on` matches a planned change. */
@@ -31,8 +37,11 @@ node names collapsed into xCAT noderanges.
               group change alters, adopt = existing objects taken over, policy, site)
 
 Run it where \`pulumi preview\` ran: when the plan changes a group, a node's inherited values or
-a noderange, review reads the stack's management node once (stack config xcat:*, else XCAT_*);
---offline reads nothing and marks what it could not tell as not read.
+a noderange, review reads the stack's management node once (stack config xcat:*, else XCAT_*),
+and once each xCAT management node of an explicit pulumi:providers:xcat that needs it (its
+arguments, from \`pulumi stack export\`); --offline reads nothing and marks what it could not tell
+as not read. Objects are named by management node when the plan reaches one besides the stack's
+(\`pulumi preview --json --show-sames\` adds each provider's url and backend to the names).
 
 Exit codes: 0 summary printed, 2 bad arguments, input or management node read, ${EXIT_DANGER} --fail-on matched.
 `;
@@ -154,7 +163,23 @@ export async function run(argv: readonly string[]): Promise<number> {
       }
     }
   }
-  const summary = summarizePlan(preview, facts, site);
+  let providerFacts = new Map<string, ClusterFacts>();
+  const elsewhere = providerReadsNeeded(preview);
+  if (elsewhere.size > 0 && !offline) {
+    try {
+      const { readProviderFacts } = await import("./provider-reads.js");
+      providerFacts = await readProviderFacts(preview, elsewhere);
+    } catch (error) {
+      const reasons = [...new Set([...elsewhere.values()].flatMap((reads) => reads.reasons))];
+      process.stderr.write(
+        `pulumi-xcat review: this plan needs ${reasons.join(", ")} from its providers' management nodes, and ` +
+          `reading them failed: ${(error as Error).message}\nRun review in the Pulumi project's directory, on the ` +
+          "stack the preview is of, with what `pulumi preview` had (its backend and passphrase), or pass --offline.\n",
+      );
+      return 2;
+    }
+  }
+  const summary = summarizePlan(preview, facts, site, providerFacts);
   const render = format === "markdown" ? renderMarkdown : format === "json" ? renderJson : renderText;
   process.stdout.write(render(summary));
   const matched = summary.dangers.filter((d) => failOn.includes(d.kind));
