@@ -184,8 +184,21 @@ if [[ "$status" -ne 0 ]]; then
   # `preview --json` reports a failure as "preview failed" alone, without the errors or the policy
   # violations behind it: preview once more in text, which shows them.
   echo "pulumi preview failed; the same preview in text, to show why:" >&2
-  pulumi preview --non-interactive "${stack_args[@]}" "${policy_args[@]}" >&2 || true
+  pulumi preview --non-interactive "${stack_args[@]}" "${policy_args[@]}" >"$review_dir/preview-failed.txt" 2>&1 || true
+  cat "$review_dir/preview-failed.txt" >&2
   rm -f "$plan"
+  # The comment says why there is nothing to approve: the errors and policy violations (each names
+  # its rule, e.g. "[mandatory] unique-node-ip"), as the preview printed them.
+  {
+    echo "### pulumi-xcat review: the preview failed, nothing to approve"
+    echo
+    echo "No plan was saved. The preview's errors and policy violations (each violation names its rule):"
+    echo
+    echo '```text'
+    sed -n '1,80p' "$review_dir/preview-failed.txt"
+    echo '```'
+  } >"$review_dir/review.md"
+  rm -f "$review_dir/preview-failed.txt"
   echo "pulumi preview failed (reasons above), so there is nothing to review and no plan was saved:" >&2
   echo "fix the program (or the policy violations) and run review.sh preview again." >&2
   exit 1
@@ -198,9 +211,28 @@ if ! pulumi-xcat pins save "$review_dir/preview.json" --plan "$plan" --out "$rev
   echo "The values the plan changes could not be read from the management node, so no plan was saved." >&2
   exit 1
 fi
-pulumi-xcat review "$review_dir/preview.json" --format markdown >"$review_dir/review.md"
+# What the comment is of, so an approval can be tied to it: the commit, the stack, the management
+# node and the checksum of the plan the merge job will apply.
+commit="${GITHUB_SHA:-${CI_COMMIT_SHA:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}}"
+stack_name="$(pulumi stack --show-name --non-interactive "${stack_args[@]}")"
+management_node="$(pulumi config get xcat:url "${stack_args[@]}" 2>/dev/null || echo "${XCAT_URL:-unknown}")"
+plan_sha="$(sha256sum "$plan" | cut -d' ' -f1)"
+{
+  pulumi-xcat review "$review_dir/preview.json" --format markdown
+  echo
+  echo "Commit \`$commit\`, stack \`$stack_name\`, management node \`$management_node\`, plan sha256 \`$plan_sha\`"
+} >"$review_dir/review.md"
 status=0
-pulumi-xcat review "$review_dir/preview.json" ${FAIL_ON:+--fail-on "$FAIL_ON"} >"$review_dir/review.txt" || status=$?
+pulumi-xcat review "$review_dir/preview.json" ${FAIL_ON:+--fail-on "$FAIL_ON"} >"$review_dir/review.txt" \
+  2>"$review_dir/review.err" || status=$?
+cat "$review_dir/review.err" >&2
+if [[ "$status" -eq 3 ]]; then
+  {
+    echo
+    echo "**Review check failed**: FAIL_ON=$FAIL_ON: $(sed 's/^pulumi-xcat review: //' "$review_dir/review.err")"
+  } >>"$review_dir/review.md"
+fi
+rm -f "$review_dir/review.err"
 if [[ -s "$pinned" ]]; then
   {
     echo "Pinned for the apply (xCAT's values now; review.sh up refuses if one moves):"

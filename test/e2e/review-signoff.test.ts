@@ -6,6 +6,7 @@
  * emulator; a hand edit of an attribute no change touches (ip) neither blocks the apply nor is
  * overwritten by it.
  */
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
@@ -58,8 +59,12 @@ describe("examples/ci/review.sh: the values a review read are pinned for the app
     });
     workspace = ws;
     await ws.up();
+    // GITHUB_SHA as GitHub Actions sets it: the commit the review is of.
     const script = (mode: string) =>
-      ws.exec("bash", [reviewScript, mode], { allowFailure: true, env: { STACK: ws.stackName } });
+      ws.exec("bash", [reviewScript, mode], {
+        allowFailure: true,
+        env: { STACK: ws.stackName, GITHUB_SHA: "0123456789abcdef" },
+      });
     const reviewDir = join(ws.programDir, ".xcat-review");
 
     // The pull request: login01's bmc moves. The review shows the change and the value it pins.
@@ -70,7 +75,15 @@ describe("examples/ci/review.sh: the values a review read are pinned for the app
     expect(review.stdout).toContain(
       "Pinned for the apply (xCAT's values now; review.sh up refuses if one moves):\n  login01 bmc 10.1.200.1\n",
     );
-    expect(await readFile(join(reviewDir, "review.md"), "utf8")).toContain("- login01 bmc 10.1.200.1");
+    const markdown = await readFile(join(reviewDir, "review.md"), "utf8");
+    expect(markdown).toContain("- login01 bmc 10.1.200.1");
+    // The comment names what an approval of it approves (issue #37 item 6).
+    const planSha = createHash("sha256")
+      .update(await readFile(join(reviewDir, "plan.json")))
+      .digest("hex");
+    expect(markdown).toContain(
+      `Commit \`0123456789abcdef\`, stack \`${ws.stackName}\`, management node \`${emulator.url}\`, plan sha256 \`${planSha}\``,
+    );
     expect(existsSync(join(reviewDir, "pins.json"))).toBe(true);
 
     // After the approval, an administrator sets login01's bmc and ip by hand.
@@ -101,5 +114,16 @@ describe("examples/ci/review.sh: the values a review read are pinned for the app
     const putsDuringApply =
       (writes()["PUT /nodes/{noderange}"] ?? 0) - (writesBeforeApply["PUT /nodes/{noderange}"] ?? 0);
     expect(putsDuringApply).toBe(1);
+
+    // A pull request the policy pack refuses (login01 given login02's BMC): no plan, and a comment
+    // that says why, naming the rule.
+    await ws.setConfig("login01Bmc", "10.1.200.2");
+    const refusedByPolicy = await script("preview");
+    expect(refusedByPolicy.exitCode, refusedByPolicy.stderr).toBe(1);
+    expect(existsSync(join(reviewDir, "plan.json"))).toBe(false);
+    const comment = await readFile(join(reviewDir, "review.md"), "utf8");
+    expect(comment).toContain("the preview failed, nothing to approve");
+    expect(comment).toContain("unique-node-bmc");
+    expect(comment).toMatch(/bmc 10\.1\.200\.2 is given to both Node "login0[12]"/);
   });
 });
