@@ -6,10 +6,13 @@
 #   review.sh preview   pulumi preview --json --save-plan, then pulumi-xcat review: the summary in
 #                       text on standard output and in $REVIEW_DIR/review.txt, in markdown (for the
 #                       pull request comment) in $REVIEW_DIR/review.md, and the update plan that was
-#                       reviewed in $REVIEW_DIR/plan.json (carry it to the merge job)
-#   review.sh up        pulumi up --plan $REVIEW_DIR/plan.json (after the merge): applies what was
-#                       reviewed, and stops before anything else when the program or the cluster has
-#                       changed so that the plan no longer holds (exit 4: run the review again)
+#                       reviewed in $REVIEW_DIR/plan.json with the values xCAT holds for every node
+#                       attribute it changes in $REVIEW_DIR/pins.json (carry both to the merge job)
+#   review.sh up        pulumi-xcat pins check, then pulumi up --plan $REVIEW_DIR/plan.json (after
+#                       the merge): applies what was reviewed, and stops before anything else when
+#                       the program or the cluster has changed so that the plan no longer holds, or
+#                       an attribute the plan changes was edited on xCAT since the review (exit 4:
+#                       run the review again)
 #   review.sh base      pulumi up without a plan, on the emulator only (no XCAT_URL): brings the
 #                       emulator to the target branch before a pull request is reviewed
 #   review.sh drift     pulumi-xcat drift (the nightly job): what was changed on the management
@@ -137,6 +140,23 @@ if [[ "$mode" == up ]]; then
     echo "Review the change on this stack (STACK=${current% *} review.sh preview) and apply the plan that review saves. Nothing was applied." >&2
     exit 4
   fi
+  # The values the review read for every node attribute the plan changes (pulumi-xcat pins): a
+  # plan pins the program's inputs, not what xCAT holds, so a hand edit of such an attribute since
+  # the review would be overwritten unseen. Read them again before anything is written.
+  pins="$review_dir/pins.json"
+  if [[ ! -f "$pins" ]]; then
+    echo "No pins at $pins: the values the review read travel with the plan (review.sh preview writes both;" >&2
+    echo "carry both in the review job's artifact). Nothing was applied." >&2
+    exit 4
+  fi
+  status=0
+  pulumi-xcat pins check "$pins" --plan "$plan" || status=$?
+  if [[ "$status" -ne 0 ]]; then
+    echo "Run the review again (review.sh preview on the current cluster), have it approved, and apply the new plan." >&2
+    [[ "$status" -eq 4 ]] && exit 4
+    echo "The values the review read could not be read again, so nothing was applied." >&2
+    exit "$status"
+  fi
   # Not --skip-preview: the engine first previews against the plan, so a plan that no longer holds
   # is refused before any resource is touched.
   log="$review_dir/up.log"
@@ -156,7 +176,7 @@ if [[ "$mode" == up ]]; then
 fi
 
 # A new review replaces the last one whole: never leave a plan behind that this review did not make.
-rm -f "$plan" "$review_dir/preview.json" "$review_dir/review.md" "$review_dir/review.txt"
+rm -f "$plan" "$review_dir/pins.json" "$review_dir/preview.json" "$review_dir/review.md" "$review_dir/review.txt"
 status=0
 pulumi preview --json --non-interactive --save-plan "$plan" "${stack_args[@]}" "${policy_args[@]}" \
   >"$review_dir/preview.json" || status=$?
@@ -164,14 +184,67 @@ if [[ "$status" -ne 0 ]]; then
   # `preview --json` reports a failure as "preview failed" alone, without the errors or the policy
   # violations behind it: preview once more in text, which shows them.
   echo "pulumi preview failed; the same preview in text, to show why:" >&2
-  pulumi preview --non-interactive "${stack_args[@]}" "${policy_args[@]}" >&2 || true
+  pulumi preview --non-interactive "${stack_args[@]}" "${policy_args[@]}" >"$review_dir/preview-failed.txt" 2>&1 || true
+  cat "$review_dir/preview-failed.txt" >&2
   rm -f "$plan"
+  # The comment says why there is nothing to approve: the errors and policy violations (each names
+  # its rule, e.g. "[mandatory] unique-node-ip"), as the preview printed them.
+  {
+    echo "### pulumi-xcat review: the preview failed, nothing to approve"
+    echo
+    echo "No plan was saved. The preview's errors and policy violations (each violation names its rule):"
+    echo
+    echo '```text'
+    sed -n '1,80p' "$review_dir/preview-failed.txt"
+    echo '```'
+  } >"$review_dir/review.md"
+  rm -f "$review_dir/preview-failed.txt"
   echo "pulumi preview failed (reasons above), so there is nothing to review and no plan was saved:" >&2
   echo "fix the program (or the policy violations) and run review.sh preview again." >&2
   exit 1
 fi
-pulumi-xcat review "$review_dir/preview.json" --format markdown >"$review_dir/review.md"
+# What xCAT holds now for every node attribute the plan changes, pinned with the plan: review.sh up
+# refuses when one of them moved before the apply.
+pinned="$review_dir/pinned.txt"
+if ! pulumi-xcat pins save "$review_dir/preview.json" --plan "$plan" --out "$review_dir/pins.json" >"$pinned"; then
+  rm -f "$plan" "$review_dir/pins.json"
+  echo "The values the plan changes could not be read from the management node, so no plan was saved." >&2
+  exit 1
+fi
+# What the comment is of, so an approval can be tied to it: the commit, the stack, the management
+# node and the checksum of the plan the merge job will apply.
+commit="${GITHUB_SHA:-${CI_COMMIT_SHA:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}}"
+stack_name="$(pulumi stack --show-name --non-interactive "${stack_args[@]}")"
+management_node="$(pulumi config get xcat:url "${stack_args[@]}" 2>/dev/null || echo "${XCAT_URL:-unknown}")"
+plan_sha="$(sha256sum "$plan" | cut -d' ' -f1)"
+{
+  pulumi-xcat review "$review_dir/preview.json" --format markdown
+  echo
+  echo "Commit \`$commit\`, stack \`$stack_name\`, management node \`$management_node\`, plan sha256 \`$plan_sha\`"
+} >"$review_dir/review.md"
 status=0
-pulumi-xcat review "$review_dir/preview.json" ${FAIL_ON:+--fail-on "$FAIL_ON"} >"$review_dir/review.txt" || status=$?
+pulumi-xcat review "$review_dir/preview.json" ${FAIL_ON:+--fail-on "$FAIL_ON"} >"$review_dir/review.txt" \
+  2>"$review_dir/review.err" || status=$?
+cat "$review_dir/review.err" >&2
+if [[ "$status" -eq 3 ]]; then
+  {
+    echo
+    echo "**Review check failed**: FAIL_ON=$FAIL_ON: $(sed 's/^pulumi-xcat review: //' "$review_dir/review.err")"
+  } >>"$review_dir/review.md"
+fi
+rm -f "$review_dir/review.err"
+if [[ -s "$pinned" ]]; then
+  {
+    echo "Pinned for the apply (xCAT's values now; review.sh up refuses if one moves):"
+    sed 's/^/  /' "$pinned"
+  } >>"$review_dir/review.txt"
+  {
+    echo
+    echo "**Pinned for the apply** (xCAT's values now; the apply refuses if one moves)"
+    echo
+    sed 's/^/- /' "$pinned"
+  } >>"$review_dir/review.md"
+fi
+rm -f "$pinned"
 cat "$review_dir/review.txt"
 exit "$status"

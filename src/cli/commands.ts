@@ -31,4 +31,9 @@ export const commands: readonly CliCommand[] = [
     summary: "report what was changed by hand and what no resource manages (a refresh preview)",
     load: () => import("./drift/drift-command.js"),
   },
+  {
+    name: "pins",
+    summary: "pin the cluster values a reviewed plan changes, and check them again before the apply",
+    load: () => import("./pins/pins-command.js"),
+  },
 ];

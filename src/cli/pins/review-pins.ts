@@ -1,0 +1,143 @@
+/**
+ * The values a review read, pinned for the apply (issue #37 item 1). A saved plan pins the
+ * operations and the program's inputs, but not what the management node holds: `pulumi up --plan`
+ * compares the program with the state, not with xCAT, so a hand edit of an attribute the plan
+ * changes (login01's bmc set to .99 after the review showed .1 → .11) would be overwritten without
+ * anyone having seen it. So for every node attribute the plan writes, the review records the value
+ * xCAT holds at review time; before the apply, `pulumi-xcat pins check` reads them again and the
+ * apply is refused when one moved. Attributes no change touches are not pinned: a hand edit of
+ * them neither blocks the apply nor is written by it (the update writes only what the plan
+ * changes).
+ *
+ * Pure: the reads come in as functions, so every case is unit-tested.
+ */
+import { createHash } from "node:crypto";
+import { compareStrings } from "../../contract/noderange";
+import { isSecretAttribute } from "../../provider/attributes";
+import { changedPaths, isPlainMap, objectName, type PreviewStep, shortType } from "../review/plan-summary";
+
+/** The pins file's format version: a file of another version is refused, not guessed at. */
+export const PINS_VERSION = 1;
+
+/** One node attribute the plan writes, and what xCAT held for it when the review read it. */
+export interface Pin {
+  readonly node: string;
+  readonly attribute: string;
+  /** The value read ("" = unset); for a secret attribute, `sha256:<hex>` of it, never the value. */
+  readonly reviewed: string;
+}
+
+export interface PinsFile {
+  readonly version: number;
+  /** sha256 of the plan file these pins belong to: pins of another review are refused. */
+  readonly planSha256: string;
+  readonly stack: string | undefined;
+  /** The stack config's `xcat:*` keys as the preview showed them (secrets as `[secret]`). */
+  readonly connection: Readonly<Record<string, unknown>>;
+  readonly pins: readonly Pin[];
+}
+
+/** What to pin: the node attributes each update step of the stack's own management node changes. */
+export function pinTargets(preview: unknown): Map<string, Set<string>> {
+  const targets = new Map<string, Set<string>>();
+  const steps = (preview as { steps?: PreviewStep[] } | null)?.steps ?? [];
+  for (const step of steps) {
+    if (step.op !== "update" || shortType(step) !== "xcat:Node") continue;
+    const inputs = step.newState?.inputs ?? step.oldState?.inputs;
+    // A node with its own connection lives on another management node than the one pins read.
+    if (inputs?.connection !== undefined && inputs.connection !== null) continue;
+    const attributes = changedAttributes(step);
+    if (attributes.length === 0) continue;
+    const name = objectName(step);
+    const set = targets.get(name) ?? new Set<string>();
+    for (const attribute of attributes) set.add(attribute);
+    targets.set(name, set);
+  }
+  return targets;
+}
+
+/**
+ * The node attributes an update changes: `attributes.<name>` paths of the diff, and when the
+ * engine names only `attributes` (the native provider's diffReasons), the keys whose values differ.
+ */
+function changedAttributes(step: PreviewStep): string[] {
+  const names = new Set<string>();
+  for (const path of changedPaths(step)) {
+    if (path.startsWith("attributes.")) names.add(path.slice("attributes.".length));
+    if (path !== "attributes") continue;
+    const before = step.oldState?.inputs?.attributes;
+    const after = step.newState?.inputs?.attributes;
+    const old = isPlainMap(before) ? before : {};
+    const next = isPlainMap(after) ? after : {};
+    for (const name of new Set([...Object.keys(old), ...Object.keys(next)]))
+      if (JSON.stringify(old[name]) !== JSON.stringify(next[name])) names.add(name);
+  }
+  return [...names];
+}
+
+/** A read value as it is kept in a pins file: a secret as its digest, so the file holds no secret. */
+export function pinnedValue(attribute: string, value: string): string {
+  if (!isSecretAttribute(attribute) || value === "") return value;
+  return `sha256:${createHash("sha256").update(value).digest("hex")}`;
+}
+
+/** The pins of `targets`, with each value from `read` (xCAT's value now, "" when unset). */
+export function makePins(
+  targets: ReadonlyMap<string, ReadonlySet<string>>,
+  read: (node: string, attribute: string) => string,
+): Pin[] {
+  const pins: Pin[] = [];
+  for (const node of [...targets.keys()].sort(compareStrings)) {
+    for (const attribute of [...(targets.get(node) ?? [])].sort(compareStrings)) {
+      pins.push({ node, attribute, reviewed: pinnedValue(attribute, read(node, attribute)) });
+    }
+  }
+  return pins;
+}
+
+/** A pin whose value moved since the review. */
+export interface MovedPin {
+  readonly pin: Pin;
+  readonly now: string;
+}
+
+/** The pins whose value `read` now gives differently (as kept: secrets as digests). */
+export function movedPins(
+  pins: readonly Pin[],
+  read: (node: string, attribute: string) => string,
+): MovedPin[] {
+  const moved: MovedPin[] = [];
+  for (const pin of pins) {
+    const now = pinnedValue(pin.attribute, read(pin.node, pin.attribute));
+    if (now !== pin.reviewed) moved.push({ pin, now });
+  }
+  return moved;
+}
+
+/** `login01 bmc: reviewed 10.1.200.1, now 10.1.200.99`; secrets as `[secret]`, unset as `(none)`. */
+export function describeMoved({ pin, now }: MovedPin): string {
+  const show = (value: string) =>
+    value === "" ? "(none)" : isSecretAttribute(pin.attribute) ? "[secret]" : value;
+  const secretNote = isSecretAttribute(pin.attribute) ? " (a secret: changed, values not shown)" : "";
+  return `${pin.node} ${pin.attribute}: reviewed ${show(pin.reviewed)}, now ${show(now)}${secretNote}`;
+}
+
+/** A pinned value as shown: `[secret]` for a secret, `(none)` when unset. */
+function shownPinned(pin: Pin): string {
+  return pin.reviewed === "" ? "(none)" : isSecretAttribute(pin.attribute) ? "[secret]" : pin.reviewed;
+}
+
+/** `login01 bmc 10.1.200.1`: a pin as the review lists it. */
+export function describePin(pin: Pin): string {
+  return `${pin.node} ${pin.attribute} ${shownPinned(pin)}`;
+}
+
+/** A pin whose node is gone from the management node since the review. */
+export function describeGone(pin: Pin): string {
+  return `${pin.node} ${pin.attribute}: reviewed ${shownPinned(pin)}, now the node is not defined on the management node`;
+}
+
+/** sha256 of a plan file's bytes, as review.md names it and the pins file records it. */
+export function planChecksum(planText: string | Buffer): string {
+  return createHash("sha256").update(planText).digest("hex");
+}
