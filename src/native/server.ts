@@ -24,6 +24,7 @@ import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { rollsEnded, rollsInFlight } from "../provider/cancel-grace";
 import { ProviderConfigError, settingsFrom } from "../provider/config";
 import { engineCallers } from "../provider/engine-callers";
 import { withOperationScope } from "../provider/operation-scope";
@@ -304,12 +305,15 @@ export const resourceProviderHandlers: Record<string, Handler> = {
   // Cancel after a normal run does nothing. One that does aborts the operations in flight (a
   // Deployment starts no further batch) and the xCAT requests in flight, and refuses later ones:
   // the engine starts no new step after a Cancel and closes the provider once the steps end.
+  // Deployment rolls in flight first watch their batches for their grace period (a node that
+  // boots meanwhile is recorded as deployed), so the requests are cut off once those rolls end.
   cancel: unary(async () => {
     if (inFlight.size === 0 && engineCallers.inProgress() === 0) return new Empty();
     const reason = new Error("the Pulumi engine asked to cancel");
-    cancelProcessRequests(reason);
     for (const controller of inFlight) controller.abort(reason);
     inFlight.clear();
+    if (rollsInFlight() === 0) cancelProcessRequests(reason);
+    else void rollsEnded().then(() => cancelProcessRequests(reason));
     return new Empty();
   }),
 };

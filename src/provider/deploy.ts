@@ -9,8 +9,11 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { isCancelled, isXcatError, type XcatClient } from "../client";
+import { nodesetRunsMakedhcp } from "./name-services";
 import { compactNoderange } from "./node-batches";
+import { siteServicesOf } from "./node-name-services";
 import { rollPhases, stopReason } from "./roll-plan";
+import { stuckLine } from "./stuck-nodes";
 
 /** What became of one node. */
 export interface NodeState {
@@ -38,8 +41,15 @@ export interface DeployPlan {
   readonly maxFailures: number;
   readonly timeoutMs: number;
   readonly pollMs: number;
-  /** Aborted when the engine asks to cancel: no new batch starts, those in flight finish. */
+  /**
+   * Aborted when the engine asks to cancel: no new batch starts, and the batches in flight are
+   * watched for `cancelGraceMs` more, then their unfinished nodes are recorded as not deployed.
+   */
   readonly signal?: AbortSignal;
+  /** How long after a cancel the batches in flight are still watched (0: one last read). */
+  readonly cancelGraceMs: number;
+  /** After how long without a status change a batch's nodes are examined for why they may be stuck. */
+  readonly stuckMs: number;
 }
 
 /** What a roll did: every started node's state, and the nodes it did not start and why. */
@@ -48,6 +58,27 @@ export interface DeployOutcome {
   readonly notStarted: readonly string[];
   /** Why the roll stopped before its end; absent when every node was started. */
   readonly stopped?: string;
+}
+
+/**
+ * Waits `ms`, or less when `signal` aborts during the wait (it is not an error here: the caller
+ * decides what a cancel means). An already aborted signal waits the full time.
+ */
+async function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal || signal.aborted) {
+    await sleep(ms);
+    return;
+  }
+  const wake = new AbortController();
+  const onAbort = () => wake.abort();
+  signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    await sleep(ms, undefined, { signal: wake.signal });
+  } catch {
+    // Woken by the cancel.
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
 }
 
 /** Longest time between two progress lines of a batch. */
@@ -74,9 +105,10 @@ function linesAbout(error: unknown, node: string): string[] {
  * became of each node. Never throws for a node's failure: failed nodes come back with
  * `deployed: false` and their last status. Before each batch it asks {@link stopReason}: after a
  * cancel, a failed canary, `maxFailures` failures or the deadline no new batch starts; the
- * batches in flight still run to their end (up to the deadline) and are reported, unless the
- * cancel also cut off the client's requests (a native provider's Cancel): then their nodes are
- * reported as no longer watched, in the status last read.
+ * batches in flight still run to their end (up to the deadline) and are reported. After a
+ * cancel they are watched for `cancelGraceMs` more: nodes that boot by then are recorded as
+ * deployed, the others as not deployed in the status last read (a native provider's Cancel cuts
+ * off the client's requests only once that grace period is over, cancel-grace.ts).
  */
 export async function deploy(
   client: XcatClient,
@@ -103,6 +135,11 @@ export interface DeploySteps {
   /** Starts the deployment of `osimage` on the nodes; answers the nodes it failed on and why. */
   start(nodes: readonly string[], osimage: string): Promise<Map<string, string>>;
   progress(nodes: readonly string[], osimage: string): Promise<Map<string, NodeProgress>>;
+  /**
+   * Why nodes whose status has not changed for a while may be stuck, from what the server
+   * reports about them: one line per node that has a likely cause. Reads only.
+   */
+  whyStuck?(nodes: ReadonlyMap<string, NodeProgress>, minutes: number): Promise<string[]>;
 }
 
 /** xCAT's steps: nodeset, rsetboot net, rpower boot; progress in nodelist.status. */
@@ -146,6 +183,32 @@ export function xcatSteps(client: XcatClient): DeploySteps {
         }),
       );
     },
+    async whyStuck(progress, minutes) {
+      const nodes = [...progress.keys()];
+      const range = compactNoderange(nodes);
+      const [attributes, power, site] = await Promise.all([
+        client.nodes.getMany(range, { attrs: ["mac", "ip"] }),
+        // rpower stat asks each BMC; a node it cannot ask is simply not judged on power.
+        client.nodes.getPower(range).catch(() => ({}) as Record<string, string>),
+        siteServicesOf(client),
+      ]);
+      return nodes.flatMap((node) => {
+        const seen = progress.get(node);
+        const line = stuckLine(
+          {
+            node,
+            status: seen?.status ?? "",
+            statusTime: seen?.statusTime ?? "",
+            power: (power as Record<string, string | undefined>)[node],
+            mac: attributes.get(node)?.mac ?? "",
+            ip: attributes.get(node)?.ip ?? "",
+            dhcpByXcat: nodesetRunsMakedhcp(site),
+          },
+          minutes,
+        );
+        return line === undefined ? [] : [line];
+      });
+    },
   };
 }
 
@@ -167,8 +230,21 @@ export async function deployWith(
   let inFlight = 0;
   let stopped: string | undefined;
   let failedCanaries: string[] = [];
-  const onCancel = () => report(`cancel received: no new batch starts (${inFlight} batch(es) in flight)`);
-  plan.signal?.addEventListener("abort", onCancel, { once: true });
+  /** When the cancel arrived: the batches in flight are watched until `cancelGraceMs` after it. */
+  let cancelledAt: number | undefined;
+  const graceSeconds = Math.round(plan.cancelGraceMs / 100) / 10;
+  const onCancel = () => {
+    cancelledAt = Date.now();
+    report(
+      `cancel received: no new batch starts (${inFlight} batch(es) in flight)` +
+        (inFlight > 0 && plan.waitFor === "booted"
+          ? `; watching them for ${graceSeconds} s more (cancelGraceSeconds), then their unfinished nodes are ` +
+            "recorded as not deployed"
+          : ""),
+    );
+  };
+  if (plan.signal?.aborted) cancelledAt = Date.now();
+  else plan.signal?.addEventListener("abort", onCancel, { once: true });
   const mayStart = (): boolean => {
     stopped ??= stopReason({
       cancelled: plan.signal?.aborted === true,
@@ -179,6 +255,9 @@ export async function deployWith(
     });
     return stopped === undefined;
   };
+  /** The end of the watch: the deadline, or the grace period after a cancel. */
+  const watchEnd = () =>
+    cancelledAt === undefined ? deadline : Math.min(deadline, cancelledAt + plan.cancelGraceMs);
 
   const runBatch = async (batch: readonly string[]) => {
     const range = compactNoderange(batch);
@@ -194,15 +273,20 @@ export async function deployWith(
       return;
     }
     const pending = new Set(active);
-    const last = new Map<string, { status: string; statusTime: string }>();
+    const last = new Map<string, NodeProgress>();
     let reported = "";
     let reportedAt = Date.now();
     const started = Date.now();
+    /** The statuses last seen and since when they have not changed, for the stuck check. */
+    let unchanged = "";
+    let unchangedSince = Date.now();
+    let stuckReported = false;
     let cutOff = false;
     while (pending.size > 0 && !cutOff) {
-      const left = deadline - Date.now();
+      const left = watchEnd() - Date.now();
       if (left <= 0) break;
-      await sleep(Math.min(plan.pollMs, left));
+      // A cancel wakes the wait: with a short grace period the last read comes when it ends.
+      await pause(Math.min(plan.pollMs, left), plan.signal);
       let read: Map<string, NodeProgress>;
       try {
         read = await steps.progress([...pending], plan.osimage);
@@ -220,8 +304,9 @@ export async function deployWith(
         continue;
       }
       for (const node of [...pending]) {
-        const { status, statusTime, outcome } = read.get(node) ?? { status: "", statusTime: "" };
-        last.set(node, { status, statusTime });
+        const progress = read.get(node) ?? { status: "", statusTime: "" };
+        const { status, statusTime, outcome } = progress;
+        last.set(node, progress);
         if (outcome === "booted") {
           states.set(node, { status, statusTime, osimage: plan.osimage, deployed: true });
           pending.delete(node);
@@ -242,12 +327,39 @@ export async function deployWith(
         reported = line;
         reportedAt = Date.now();
       }
+      // Nodes that have not moved for stuckMs: once per standstill, what the server says may hold them.
+      const seen = [...pending].map(
+        (node) => `${node}=${last.get(node)?.status}@${last.get(node)?.statusTime}`,
+      );
+      if (seen.join(",") !== unchanged) {
+        unchanged = seen.join(",");
+        unchangedSince = Date.now();
+        stuckReported = false;
+      } else if (!stuckReported && steps.whyStuck && Date.now() - unchangedSince >= plan.stuckMs) {
+        stuckReported = true;
+        const minutes = Math.round((Date.now() - unchangedSince) / 6_000) / 10;
+        const waiting = new Map([...pending].map((node) => [node, last.get(node) as NodeProgress]));
+        try {
+          for (const stuck of await steps.whyStuck(waiting, minutes)) report(stuck);
+        } catch (error) {
+          if (isCancelled(error)) break;
+          report(
+            `${range}: could not read why it may be stuck (${error instanceof Error ? error.message : error})`,
+          );
+        }
+      }
     }
     const minutes = Math.round((plan.timeoutMs / 60_000) * 100) / 100;
+    const graceEnded = cancelledAt !== undefined && Date.now() < deadline;
     for (const node of pending) {
       const seen = last.get(node);
-      const why = cutOff ? "cancelled while watching it" : `timed out after ${minutes} min`;
-      states.set(node, failed(`${why} in status ${seen?.status || "unknown"}`, seen?.statusTime ?? ""));
+      const where = `in status ${seen?.status || "unknown"}`;
+      const why = cutOff
+        ? `cancelled while watching it ${where}`
+        : graceEnded
+          ? `cancelled: still ${where} ${graceSeconds} s after the cancel (cancelGraceSeconds)`
+          : `timed out after ${minutes} min ${where}`;
+      states.set(node, failed(why, seen?.statusTime ?? ""));
     }
   };
 

@@ -70,8 +70,9 @@ export interface RollProgress {
 
 /**
  * Why no further batch may start, or `undefined` when the next one may. A cancel comes first,
- * as it is the admin's word; a batch already started always runs to its end, since stopping
- * between nodeset and rpower would leave nodes set to install but not rebooted.
+ * as it is the admin's word; a batch already started is always sent in full, since stopping
+ * between nodeset and rpower would leave nodes set to install but not rebooted (after a cancel
+ * its boot is watched for the grace period only, deploy.ts).
  *
  * @example
  * stopReason({ cancelled: false, timedOut: false, failures: 2, maxFailures: 2, failedCanaries: [] });

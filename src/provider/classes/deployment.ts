@@ -29,6 +29,17 @@ export interface DeploymentArgs {
   readonly pollSeconds?: pulumi.Input<number>;
   /** On delete: `keep` (default) leaves the OS running; `offline` runs nodeset offline and powers off. */
   readonly onDelete?: pulumi.Input<"keep" | "offline">;
+  /**
+   * After a cancel (Ctrl-C, SIGTERM to pulumi), how long the batches in flight are still watched,
+   * in seconds (default 60; 0: one last read). Nodes that boot by then are recorded as deployed,
+   * the others as not deployed, and the operation ends.
+   */
+  readonly cancelGraceSeconds?: pulumi.Input<number>;
+  /**
+   * After how many minutes without a status change the roll reports why its nodes may be stuck,
+   * from what the management node says of them (default 10).
+   */
+  readonly stuckMinutes?: pulumi.Input<number>;
   readonly connection?: pulumi.Input<ConnectionArgs>;
 }
 
@@ -71,6 +82,8 @@ export class Deployment extends pulumi.dynamic.Resource {
           maxFailures: args.maxFailures,
           pollSeconds: args.pollSeconds,
           onDelete: args.onDelete,
+          cancelGraceSeconds: args.cancelGraceSeconds,
+          stuckMinutes: args.stuckMinutes,
           connection,
         };
     super(

@@ -11,6 +11,7 @@
  * image shows as not done, a node powered off shows its new status; nothing is acted on until `up`.
  */
 import { isNotFound, isXcatError, type XcatClient } from "../../client";
+import { asRollInFlight } from "../cancel-grace";
 import {
   type DeployPlan,
   type DeploySteps,
@@ -59,6 +60,13 @@ export interface DeploymentInputs extends CommonInputs {
   readonly maxFailures: number;
   readonly pollSeconds: number;
   readonly onDelete: "keep" | "offline";
+  /**
+   * After a cancel (Ctrl-C), how long the batches in flight are still watched before their
+   * unfinished nodes are recorded as not deployed and the operation ends (0: one last read).
+   */
+  readonly cancelGraceSeconds: number;
+  /** After how many minutes without a status change the roll reports why its nodes may be stuck. */
+  readonly stuckMinutes: number;
 }
 
 export interface DeploymentOutputs extends DeploymentInputs {
@@ -77,6 +85,10 @@ export const DEPLOYMENT_DEFAULTS = {
   maxFailures: 1,
   pollSeconds: 10,
   onDelete: "keep",
+  /** A minute: a node finishing its boot is recorded, and a hung one costs the admin one minute. */
+  cancelGraceSeconds: 60,
+  /** Longer than a node takes from power-on to its installer's first report. */
+  stuckMinutes: 10,
 } as const;
 
 /** Progress lines, to the `pulumi up` output of either provider shell (provider-lines.ts). */
@@ -102,6 +114,8 @@ function withDefaults(
     maxFailures: given.maxFailures ?? DEPLOYMENT_DEFAULTS.maxFailures,
     pollSeconds: given.pollSeconds ?? DEPLOYMENT_DEFAULTS.pollSeconds,
     onDelete: given.onDelete ?? DEPLOYMENT_DEFAULTS.onDelete,
+    cancelGraceSeconds: given.cancelGraceSeconds ?? DEPLOYMENT_DEFAULTS.cancelGraceSeconds,
+    stuckMinutes: given.stuckMinutes ?? DEPLOYMENT_DEFAULTS.stuckMinutes,
     ...(given.connection !== undefined && given.connection !== null ? { connection: given.connection } : {}),
   };
 }
@@ -126,6 +140,8 @@ function planFor(
     maxFailures: inputs.maxFailures,
     timeoutMs,
     pollMs: inputs.pollSeconds * 1000,
+    cancelGraceMs: (inputs.cancelGraceSeconds ?? DEPLOYMENT_DEFAULTS.cancelGraceSeconds) * 1000,
+    stuckMs: (inputs.stuckMinutes ?? DEPLOYMENT_DEFAULTS.stuckMinutes) * 60_000,
     ...(signal ? { signal } : {}),
   };
 }
@@ -173,7 +189,10 @@ async function deployOnto<Client>(
   if (targets.length === 0) return { ...inputs, nodeStates: { ...previous } };
   await backend.requireImage(client, inputs.osimage);
   const ordered = rollOrder(targets, previous, inputs.osimage);
-  const outcome = await deployWith(backend.steps(client), planFor(inputs, ordered, context), report);
+  const plan = planFor(inputs, ordered, context);
+  const outcome = await asRollInFlight(plan.cancelGraceMs, () =>
+    deployWith(backend.steps(client), plan, report),
+  );
   const skipped = outcome.notStarted.map((node) => [
     node,
     notStartedState(previous[node], outcome.stopped ?? "the roll stopped"),
@@ -188,9 +207,48 @@ async function deployOnto<Client>(
   return outputs;
 }
 
+/**
+ * The record with the nodes that booted `osimage` after a roll stopped watching them (a cancel's
+ * grace period or the deadline ended first) marked done: read from the server before the next
+ * roll, so a node that finished its boot is not re-imaged (issue #36 item 8). Only nodes recorded
+ * as not done with this very image are read, in one request; on xCAT a node counts as booted when
+ * its nodetype.provmethod is the image and its status `booted` (the post-install script reports
+ * it, xcatinstallpost:140), as a refresh decides.
+ */
+async function withBootsSince<Client>(
+  backend: DeploymentBackend<Client>,
+  client: Client,
+  names: readonly string[],
+  previous: Readonly<Record<string, NodeState>>,
+  osimage: string,
+  report: (line: string) => void,
+): Promise<Record<string, NodeState>> {
+  const unsure = names.filter((node) => previous[node]?.osimage === osimage && !previous[node]?.deployed);
+  if (unsure.length === 0) return { ...previous };
+  const found = await backend.readStates(client, unsure, { osimage, nodeStates: previous });
+  const booted = unsure.filter((node) => isDone(found?.nodeStates[node], osimage));
+  if (booted.length === 0) return { ...previous };
+  report(
+    `${compactNoderange(booted)}: booted ${osimage} after the last roll stopped watching ` +
+      `${booted.length === 1 ? "it" : "them"}: recorded as done, not deployed again`,
+  );
+  return {
+    ...previous,
+    ...Object.fromEntries(booted.map((node) => [node, found?.nodeStates[node] as NodeState])),
+  };
+}
+
 function enumProblems(value: unknown, what: string, allowed: readonly string[]): string[] {
   if (value === undefined || isUnknown(value) || allowed.includes(value as string)) return [];
   return [`${what} must be ${allowed.map((a) => `"${a}"`).join(" or ")}, got ${describe(value)}`];
+}
+
+function nonNegativeNumberProblems(value: unknown, what: string): string[] {
+  if (value === undefined || isUnknown(value)) return [];
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+    return [`${what} must be a number of 0 or more, got ${describe(value)}`];
+  }
+  return [];
 }
 
 function positiveNumberProblems(value: unknown, what: string): string[] {
@@ -366,6 +424,8 @@ export function deploymentSpecOn<Client>(
       if (news.maxFailures !== undefined)
         add("maxFailures", positiveIntegerProblems(news.maxFailures, "maxFailures"));
       add("onDelete", enumProblems(news.onDelete, "onDelete", ["keep", "offline"]));
+      add("cancelGraceSeconds", nonNegativeNumberProblems(news.cancelGraceSeconds, "cancelGraceSeconds"));
+      add("stuckMinutes", positiveNumberProblems(news.stuckMinutes, "stuckMinutes"));
       add("connection", connectionProblems(news.connection));
       if (failures.length > 0) return { failures };
       const given = news as Partial<DeploymentInputs>;
@@ -401,8 +461,10 @@ export function deploymentSpecOn<Client>(
         "pollSeconds",
         "onDelete",
       ] as const;
-      // Written before canary and maxFailures existed, a state lacks them: not a change by itself.
-      const policy = (["canary", "maxFailures"] as const).filter((key) => olds[key] !== undefined);
+      // Written before these existed, a state lacks them: not a change by itself.
+      const policy = (["canary", "maxFailures", "cancelGraceSeconds", "stuckMinutes"] as const).filter(
+        (key) => olds[key] !== undefined,
+      );
       return (
         settings.some((key) => olds[key] !== news[key]) ||
         policy.some((key) => olds[key] !== news[key]) ||
@@ -427,7 +489,14 @@ export function deploymentSpecOn<Client>(
 
     async update(client, id, olds, news, context) {
       const names = await backend.expandNodes(client, news.nodes);
-      const previous = olds.nodeStates ?? {};
+      const previous = await withBootsSince(
+        backend,
+        client,
+        names,
+        olds.nodeStates ?? {},
+        news.osimage,
+        report,
+      );
       const imageChanged = olds.osimage !== news.osimage;
       // A node is left alone only when it booted this very image: after a new image, or a roll
       // that stopped part way, the others are deployed.
