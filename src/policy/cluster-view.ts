@@ -37,6 +37,16 @@ export interface NodeView extends ResourceRef {
   /** Its groups; undefined when not known during preview. */
   readonly groups: readonly string[] | undefined;
   readonly attributes: Readonly<Record<string, string>>;
+  /** Attributes the node sets to a value unknown during preview (not in `attributes`). */
+  readonly unknownAttributes: ReadonlySet<string>;
+}
+
+/** A Group of the stack: the attributes its member nodes inherit (held-values.ts). */
+export interface GroupView extends ResourceRef {
+  /** The group's name in xCAT. */
+  readonly groupName: string;
+  readonly attributes: Readonly<Record<string, string>>;
+  readonly unknownAttributes: ReadonlySet<string>;
 }
 
 export interface NetworkView extends ResourceRef {
@@ -57,11 +67,10 @@ export interface DeploymentView extends TargetView {
 
 export interface ClusterView {
   readonly nodes: readonly NodeView[];
+  readonly groups: readonly GroupView[];
   readonly networks: readonly NetworkView[];
   /** The names of the stack's Osimage resources. */
   readonly osimages: ReadonlySet<string>;
-  /** The names of the stack's Group resources. */
-  readonly groups: ReadonlySet<string>;
   readonly deployments: readonly DeploymentView[];
   readonly powerStates: readonly TargetView[];
 }
@@ -96,12 +105,21 @@ function stringMap(value: unknown): Record<string, string> {
   return result;
 }
 
+/** In `unknownAttributes`: the whole attribute map is unknown during preview. */
+export const EVERY_ATTRIBUTE = "*";
+
+function unknownKeys(value: unknown): Set<string> {
+  if (value === UNKNOWN) return new Set([EVERY_ATTRIBUTE]);
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return new Set();
+  return new Set(Object.entries(value).flatMap(([key, item]) => (item === UNKNOWN ? [key] : [])));
+}
+
 /** Sorts the stack's xCAT resources into what the rules compare. */
 export function clusterView(resources: readonly StackResource[]): ClusterView {
   const nodes: NodeView[] = [];
+  const groups: GroupView[] = [];
   const networks: NetworkView[] = [];
   const osimages = new Set<string>();
-  const groups = new Set<string>();
   const deployments: DeploymentView[] = [];
   const powerStates: TargetView[] = [];
   for (const resource of resources) {
@@ -118,6 +136,15 @@ export function clusterView(resources: readonly StackResource[]): ClusterView {
           nodeName: objectName,
           groups: knownList(props.groups),
           attributes: stringMap(props.attributes),
+          unknownAttributes: unknownKeys(props.attributes),
+        });
+        break;
+      case "xcat:Group":
+        groups.push({
+          ...ref,
+          groupName: objectName,
+          attributes: stringMap(props.attributes),
+          unknownAttributes: unknownKeys(props.attributes),
         });
         break;
       case "xcat:Network": {
@@ -130,9 +157,6 @@ export function clusterView(resources: readonly StackResource[]): ClusterView {
       case "xcat:Osimage":
         osimages.add(objectName);
         break;
-      case "xcat:Group":
-        groups.add(objectName);
-        break;
       case "xcat:Deployment":
         deployments.push({ ...ref, nodes: nodesInput, osimage: known(props.osimage) });
         break;
@@ -141,7 +165,7 @@ export function clusterView(resources: readonly StackResource[]): ClusterView {
         break;
     }
   }
-  return { nodes, networks, osimages, groups, deployments, powerStates };
+  return { nodes, groups, networks, osimages, deployments, powerStates };
 }
 
 /** How a violation names a resource: `Node "r01n01"`. */

@@ -11,12 +11,13 @@ import { type ClusterView, describeResource, type Violation } from "./cluster-vi
 
 /** Nodes naming a group that no Group of the stack defines but that is near one that does. */
 export function nodeGroupTypos(view: ClusterView): Violation[] {
-  if (view.groups.size === 0) return [];
+  const defined = new Set(view.groups.map((group) => group.groupName));
+  if (defined.size === 0) return [];
   const violations: Violation[] = [];
   for (const node of view.nodes) {
     for (const group of node.groups ?? []) {
-      if (view.groups.has(group)) continue;
-      const closest = closestName(group, view.groups);
+      if (defined.has(group)) continue;
+      const closest = closestName(group, defined);
       if (closest === undefined) continue;
       violations.push({
         message: `${describeResource(node)} (node ${node.nodeName}) names group '${group}', which no Group of the stack defines (did you mean '${closest}'?); the node gets none of '${closest}''s attributes.`,

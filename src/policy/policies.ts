@@ -66,20 +66,24 @@ function stackPolicy(
 }
 
 export const policies: readonly StackValidationPolicy[] = [
-  stackPolicy("unique-node-ip", "No two nodes of the stack share an ip.", (view) =>
-    duplicateAddresses(view, "ip"),
+  stackPolicy(
+    "unique-node-ip",
+    "No two nodes of the stack share an ip (own, inherited or from a group's regex).",
+    (view) => duplicateAddresses(view, "ip"),
   ),
   stackPolicy(
     "unique-node-mac",
-    "No two nodes of the stack share a MAC address (each |-separated entry, case-blind).",
+    "No two nodes of the stack share a MAC address (each |-separated entry, case-blind; own, inherited or from a group's regex).",
     (view) => duplicateAddresses(view, "mac"),
   ),
-  stackPolicy("unique-node-bmc", "No two nodes of the stack share a BMC address.", (view) =>
-    duplicateAddresses(view, "bmc"),
+  stackPolicy(
+    "unique-node-bmc",
+    "No two nodes of the stack share a BMC address (own, inherited or from a group's regex).",
+    (view) => duplicateAddresses(view, "bmc"),
   ),
   stackPolicy(
     "node-ip-in-network",
-    "A node's ip lies in one of the stack's Networks (when the stack declares any).",
+    "A node's ip (own, inherited or from a group's regex) lies in one of the stack's Networks (when the stack declares any).",
     nodesOutsideNetworks,
   ),
   stackPolicy(

@@ -1,9 +1,12 @@
 /**
  * One address, one node: xCAT accepts two nodes with the same `ip`, `mac` or `bmc` (chdef checks
  * nothing across nodes), and then DHCP hands one address to two machines and IPMI reaches the wrong
- * one. These rules compare the values across every Node of the stack.
+ * one. These rules compare the values across every Node of the stack, as each node will hold them:
+ * its own or inherited from its groups, regex values expanded for it (held-values.ts), so a literal
+ * ip equal to what a group's regex gives a rack node is caught.
  */
 import { type ClusterView, describeResource, type NodeView, type Violation } from "./cluster-view";
+import { groupsByName, type HeldValue, heldValue } from "./held-values";
 
 export type AddressAttribute = "ip" | "mac" | "bmc";
 
@@ -12,8 +15,8 @@ export type AddressAttribute = "ip" | "mac" | "bmc";
  * `|`-separated, each optionally followed by `!hostname` (xCAT's mac table format), compared without
  * case like the hex digits they are; `bmc` is a hostname or address, also without case.
  */
-export function addressesOf(node: NodeView, attribute: AddressAttribute): string[] {
-  const value = node.attributes[attribute]?.trim();
+export function addressesOf(held: HeldValue | undefined, attribute: AddressAttribute): string[] {
+  const value = held?.value.trim();
   if (!value) return [];
   if (attribute === "ip") return [value];
   if (attribute === "bmc") return [value.toLowerCase()];
@@ -26,20 +29,28 @@ export function addressesOf(node: NodeView, attribute: AddressAttribute): string
 
 /** Every node after the first that holds an address another node already holds. */
 export function duplicateAddresses(view: ClusterView, attribute: AddressAttribute): Violation[] {
-  const holder = new Map<string, NodeView>();
+  const groups = groupsByName(view);
+  const holder = new Map<string, { node: NodeView; held: HeldValue }>();
   const violations: Violation[] = [];
   for (const node of view.nodes) {
-    for (const address of addressesOf(node, attribute)) {
+    const held = heldValue(node, attribute, groups);
+    for (const address of addressesOf(held, attribute)) {
       const first = holder.get(address);
-      if (first === undefined) {
-        holder.set(address, node);
+      if (first === undefined || held === undefined) {
+        if (held !== undefined) holder.set(address, { node, held });
         continue;
       }
       violations.push({
-        message: `${attribute} ${address} is given to both ${describeResource(first)} (node ${first.nodeName}) and ${describeResource(node)} (node ${node.nodeName}); each node needs its own ${attribute}.`,
+        message: `${attribute} ${address} is given to both ${describeHolder(first.node, first.held)} and ${describeHolder(node, held)}; each node needs its own ${attribute}.`,
         urn: node.urn,
       });
     }
   }
   return violations;
+}
+
+/** `Node "r02n01" (node r02n01, from Group "rack02"'s |…|)`: the node and, when inherited or a regex, where its value comes from. */
+function describeHolder(node: NodeView, held: HeldValue): string {
+  const source = held.source === undefined ? "" : `, ${held.source}`;
+  return `${describeResource(node)} (node ${node.nodeName}${source})`;
 }

@@ -14,6 +14,7 @@ const yaml = createRequire(import.meta.url)("js-yaml") as { load(text: string): 
 const repoRoot = resolve(import.meta.dirname, "../..");
 const ciDir = join(repoRoot, "examples/ci");
 const SCRIPT = "examples/ci/review.sh";
+const APPLIED = "examples/ci/applied.sh";
 
 type Json = Record<string, unknown>;
 const load = (file: string) => yaml.load(readFileSync(join(ciDir, file), "utf8")) as Json;
@@ -73,7 +74,7 @@ describe("examples/ci", () => {
     expect(String(asMap(keep?.with).path)).toContain(".xcat-review/plan.json");
     const upCommands = commandsOf(up);
     expect(upCommands.find((command) => command.includes("gh run download"))).toContain("--name xcat-review");
-    expect(upCommands.at(-1)).toBe(`${SCRIPT} up`);
+    expect(upCommands.slice(-2)).toEqual([`${SCRIPT} up`, `${APPLIED} record`]);
     expect(asMap(up.permissions).actions).toBe("read");
     expectOnlyTheScriptRunsPulumi([review, up]);
   });
@@ -94,8 +95,8 @@ describe("examples/ci", () => {
     expect(asMap(review.artifacts).paths).toContain(".xcat-review/review.md");
     expect(asMap(review.artifacts).paths).toContain(".xcat-review/plan.json");
     const upScript = up.script as string[];
-    expect(upScript[0]).toMatch(/jobs\/\$job\/artifacts/);
-    expect(upScript.at(-1)).toBe(`${SCRIPT} up`);
+    expect(upScript[1]).toMatch(/jobs\/\$job\/artifacts/);
+    expect(upScript.at(-2)).toBe(`${SCRIPT} up`);
     expectOnlyTheScriptRunsPulumi([review, up, asMap(config.default)]);
   });
 
@@ -103,7 +104,9 @@ describe("examples/ci", () => {
     const workflow = load("github-workflow.yml");
     expect(asMap(workflow.on).schedule).toEqual([{ cron: "17 3 * * *" }]);
     const drift = asMap(asMap(workflow.jobs).drift);
-    expect(drift.if).toBe("github.event_name == 'schedule' || github.event_name == 'workflow_dispatch'");
+    expect(drift.if).toBe(
+      "github.event_name == 'schedule' || (github.event_name == 'workflow_dispatch' && inputs.task == 'drift')",
+    );
     expect(asMap(drift.permissions).issues).toBe("write");
     const commands = commandsOf(drift);
     expect(commands.find((command) => command.includes(`${SCRIPT} drift`))).toBeDefined();
@@ -126,5 +129,71 @@ describe("examples/ci", () => {
       /--request PUT --data-urlencode "body@\.xcat-review\/drift\.md" "\$api\/issues\/\$issue\/notes\/\$note"/,
     );
     expectOnlyTheScriptRunsPulumi([drift, gitlabDrift]);
+  });
+
+  // Issue #37 item 3: no merge's apply is dropped without a word, and there is a way back.
+  it("every merge job checks that the merges before it were applied, and records its own; apply-main is the way back (GitHub)", () => {
+    const workflow = load("github-workflow.yml");
+    const jobs = asMap(workflow.jobs);
+    const up = asMap(jobs.up);
+    const steps = (up.steps as Json[]).map((step) => String(step.run ?? step.uses));
+    const check = steps.indexOf(`${APPLIED} check`);
+    const fetch = steps.findIndex((step) => step.includes("gh run download"));
+    expect(check).toBeGreaterThan(-1);
+    expect(check).toBeLessThan(fetch);
+    expect(steps.indexOf(`${APPLIED} record`)).toBe(steps.indexOf(`${SCRIPT} up`) + 1);
+    expect(asMap((up.steps as Json[])[0]?.with)["fetch-depth"]).toBe(0);
+    // The jobs that change the cluster share one group and are never cancelled while they run.
+    for (const name of ["up", "apply-main"])
+      expect(asMap(jobs[name]).concurrency).toEqual({ group: "xcat-apply", "cancel-in-progress": false });
+
+    const inputs = asMap(asMap(asMap(workflow.on).workflow_dispatch).inputs);
+    expect(asMap(inputs.task).options).toEqual(["drift", "apply-main"]);
+    const reviewMain = asMap(jobs["review-main"]);
+    const applyMain = asMap(jobs["apply-main"]);
+    expect(reviewMain.if).toContain("inputs.task == 'apply-main'");
+    expect(reviewMain.if).toContain("github.ref == 'refs/heads/main'");
+    expect(commandsOf(reviewMain)).toContain(`${SCRIPT} preview`);
+    expect(applyMain.needs).toBe("review-main");
+    // A person approves the plan review-main showed before apply-main runs.
+    expect(applyMain.environment).toBe("xcat-apply");
+    const download = (applyMain.steps as Json[]).find((step) =>
+      String(step.uses).startsWith("actions/download-artifact"),
+    );
+    expect(asMap(download?.with).name).toBe("xcat-review-main");
+    expect(commandsOf(applyMain)).toEqual(["npm ci", `${SCRIPT} up`, `${APPLIED} record`]);
+    expectOnlyTheScriptRunsPulumi([reviewMain, applyMain]);
+  });
+
+  it("every merge job checks and records the applied commit; the manual jobs review and apply main (GitLab)", () => {
+    const config = load("gitlab-ci.yml");
+    const up = asMap(config["xcat-up"]);
+    const upScript = up.script as string[];
+    expect(upScript[0]).toContain(`${APPLIED} check`);
+    expect(upScript.at(-1)).toContain(`${APPLIED} record`);
+    expect(asMap(up.variables).GIT_DEPTH).toBe("0");
+    const reviewMain = asMap(config["xcat-review-main"]);
+    const applyMain = asMap(config["xcat-apply-main"]);
+    const manualOnMain = [
+      {
+        if: '$CI_PIPELINE_SOURCE != "schedule" && $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH',
+        when: "manual",
+        allow_failure: true,
+      },
+    ];
+    expect(reviewMain.rules).toEqual(manualOnMain);
+    expect(applyMain.rules).toEqual(manualOnMain);
+    expect(reviewMain.script).toEqual([`${SCRIPT} preview`]);
+    expect(asMap(reviewMain.artifacts).paths).toContain(".xcat-review/plan.json");
+    expect(applyMain.needs).toEqual(["xcat-review-main"]);
+    expect(applyMain.resource_group).toBe(up.resource_group);
+    expect((applyMain.script as string[])[0]).toBe(`${SCRIPT} up`);
+    expect((applyMain.script as string[])[1]).toContain(`${APPLIED} record`);
+    expectOnlyTheScriptRunsPulumi([reviewMain, applyMain]);
+  });
+
+  it("applied.sh is executable bash that parses", () => {
+    accessSync(join(repoRoot, APPLIED), constants.X_OK);
+    execFileSync("bash", ["-n", join(repoRoot, APPLIED)]);
   });
 });

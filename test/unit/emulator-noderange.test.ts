@@ -55,7 +55,8 @@ describe("output helpers", () => {
 
   it("group regex templates expand per node", () => {
     expect(expandTemplate("|\\D+(\\d+)|10.0.0.($1+10)|", "node5")).toBe("10.0.0.15");
-    expect(expandTemplate("|node(\\d+)|bmc$1|", "node07")).toBe("bmc07");
+    // Without brackets the replacement is literal (Table.pm transRegexAttrs; test/unit/regex-values.test.ts).
+    expect(expandTemplate("|node(\\d+)|bmc($1)|", "node07")).toBe("bmc07");
     expect(expandTemplate("plain", "node1")).toBe("plain");
   });
 });

@@ -164,6 +164,111 @@ describe("node-ip-in-network", () => {
   });
 });
 
+// Issue #37 item 5: what import writes for every rack node is a group regex, not a node's own
+// address; xCAT gives each member the group's value expanded for its name (Table.pm
+// getNodeAttribs_nosub_returnany 2974-3100 picks the first of the node's groups with a value,
+// transRegexAttrs 2647-2704 expands it; the expansions are checked in test/unit/regex-values.test.ts).
+describe("the address rules on the values nodes will hold: inherited, group regexes expanded", () => {
+  const group = (name: string, attributes: Record<string, unknown>) =>
+    resource("Group", name, { name, attributes });
+  const rackRegex = "|r(\\d+)n(\\d+)|10.0.($1+0).($2+0)|";
+
+  it("refuse a literal ip equal to another node's group-regex ip, naming both", () => {
+    const view = clusterView([
+      group("rack02", { ip: rackRegex }),
+      node("r02n01", {}, ["rack02", "all"]),
+      node("r02n02", {}, ["rack02", "all"]),
+      node("login01", { ip: "10.0.2.1" }, ["service"]),
+    ]);
+    expect(duplicateAddresses(view, "ip").map((v) => [v.message, v.urn.split("::").pop()])).toEqual([
+      [
+        `ip 10.0.2.1 is given to both Node "r02n01" (node r02n01, from Group "rack02"'s ${rackRegex}) and Node "login01" (node login01); each node needs its own ip.`,
+        "login01",
+      ],
+    ]);
+  });
+
+  it("find two nodes one regex gives the same address, and a node's own regex value", () => {
+    const skipsRack = "|r\\d+n(\\d+)|10.0.0.($1+0)|";
+    const view = clusterView([
+      group("compute", { ip: skipsRack, bmc: "/\\z/-bmc/" }),
+      node("r01n01", {}, ["compute"]),
+      node("r02n01", {}, ["compute"]),
+      node("spare", { bmc: "|(.*)|$1-bmc|" }, ["other"]),
+      node("r01n02", { bmc: "R01N02-BMC" }, ["other"]),
+      node("r03n04", { ip: "/^r03n04$/10.0.0.4/" }, ["other"]),
+      node("x04", { ip: "|10.0.0.($1+0)|" }, ["other"]),
+    ]);
+    expect(duplicateAddresses(view, "ip").map((v) => v.message)).toEqual([
+      `ip 10.0.0.1 is given to both Node "r01n01" (node r01n01, from Group "compute"'s ${skipsRack}) and Node "r02n01" (node r02n01, from Group "compute"'s ${skipsRack}); each node needs its own ip.`,
+      'ip 10.0.0.4 is given to both Node "r03n04" (node r03n04, from its own /^r03n04$/10.0.0.4/) and Node "x04" (node x04, from its own |10.0.0.($1+0)|); each node needs its own ip.',
+    ]);
+    // Without brackets xCAT takes the replacement literally: spare's bmc is "$1-bmc", no one else's.
+    expect(duplicateAddresses(view, "bmc")).toEqual([]);
+    const withBmc = clusterView([
+      group("compute", { bmc: "/\\z/-bmc/" }),
+      node("r01n02", {}, ["compute"]),
+      node("hand", { bmc: "R01N02-BMC" }, ["other"]),
+    ]);
+    expect(duplicateAddresses(withBmc, "bmc").map((v) => v.message)).toEqual([
+      'bmc r01n02-bmc is given to both Node "r01n02" (node r01n02, from Group "compute"\'s /\\z/-bmc/) and Node "hand" (node hand); each node needs its own bmc.',
+    ]);
+  });
+
+  it("take the node's own value first, then its groups in the order listed", () => {
+    const view = clusterView([
+      group("rack01", { ip: "|r(\\d+)n(\\d+)|10.1.($1+0).($2+0)|", mac: "52:54:00:aa:00:01" }),
+      group("compute", { ip: "|\\D+(\\d+)|10.9.0.($1+0)|", mac: "52:54:00:bb:00:01" }),
+      node("r01n01", {}, ["rack01", "compute"]),
+      node("r01n02", { ip: "10.1.1.1" }, ["compute", "rack01"]),
+      node("c1", { ip: "10.9.0.1" }, ["other"]),
+    ]);
+    // r01n01 holds rack01's 10.1.1.1 (its first group), not compute's; r01n02's own ip wins.
+    expect(duplicateAddresses(view, "ip").map((v) => v.message)).toEqual([
+      `ip 10.1.1.1 is given to both Node "r01n01" (node r01n01, from Group "rack01"'s |r(\\d+)n(\\d+)|10.1.($1+0).($2+0)|) and Node "r01n02" (node r01n02); each node needs its own ip.`,
+    ]);
+    // A plain inherited value: both nodes take a mac from a group, each from its first.
+    expect(duplicateAddresses(view, "mac")).toEqual([]);
+    const shared = clusterView([
+      group("compute", { mac: "52:54:00:bb:00:01" }),
+      node("a1", {}, ["compute"]),
+      node("a2", {}, ["x", "compute"]),
+    ]);
+    expect(duplicateAddresses(shared, "mac").map((v) => v.message)).toEqual([
+      'mac 52:54:00:bb:00:01 is given to both Node "a1" (node a1, from Group "compute") and Node "a2" (node a2, from Group "compute"); each node needs its own mac.',
+    ]);
+  });
+
+  it("skip what cannot be known: a group value or groups unknown in preview, a regex this port does not evaluate", () => {
+    const view = clusterView([
+      group("rack02", { ip: UNKNOWN }),
+      group("later", { ip: rackRegex }),
+      group("perl", { ip: "|r(\\d+)n(\\d+)|10.0.(length($1)).($2+0)|" }),
+      node("r02n01", {}, ["rack02", "later"]),
+      node("r02n03", {}, UNKNOWN),
+      node("r01n03", {}, ["perl"]),
+      node("login01", { ip: "10.0.2.1" }, ["service"]),
+      node("login03", { ip: "10.0.2.3" }, ["service"]),
+      node("login04", { ip: "10.0.1.3" }, ["service"]),
+    ]);
+    // rack02's unknown ip is r02n01's (its first group): later's regex is not looked at.
+    expect(duplicateAddresses(view, "ip")).toEqual([]);
+  });
+
+  it("node-ip-in-network checks the ip a group's regex gives, saying where it comes from", () => {
+    const view = clusterView([
+      network("mgmt", "10.0.0.0", "255.255.0.0"),
+      group("rack02", { ip: rackRegex }),
+      group("rack09", { ip: "|r(\\d+)n(\\d+)|10.($1+0).0.($2+0)|" }),
+      node("r02n01", {}, ["rack02"]),
+      node("r09n01", {}, ["rack09"]),
+    ]);
+    expect(nodesOutsideNetworks(view).map((v) => v.message)).toEqual([
+      `Node "r09n01" (node r09n01) has ip 10.9.0.1 (from Group "rack09"'s |r(\\d+)n(\\d+)|10.($1+0).0.($2+0)|), outside every Network of the stack (Network "mgmt" 10.0.0.0/255.255.0.0); fix the address or declare its network.`,
+    ]);
+  });
+});
+
 describe("deployment-image-declared", () => {
   it("accepts an image the stack declares or the config lists as external", () => {
     const view = clusterView([
