@@ -67,10 +67,15 @@ describe.concurrent("native provider: customTimeouts and cancel", () => {
     const seconds = (Date.now() - started) / 1000;
     const output = `${result.stdout}${result.stderr}`;
     expect(result.exitCode, output).not.toBe(0);
-    expect(output).toMatch(/h01: timed out after [\d.]+ min in status installing/);
-    // The roll's own limit is 10 minutes: the engine's one minute ended it.
+    const timedOut = /h01: timed out after ([\d.]+) min in status installing/.exec(output);
+    expect(timedOut, output).not.toBeNull();
+    // The roll's own limit is 10 minutes: the message gives the wait the provider was allowed,
+    // which is what remained of the engine's one minute when the Create began. That, not the
+    // test's clock, shows the engine's deadline ended it (issue #40); the clock only shows the
+    // minute was waited out (a busy machine can only make it longer).
+    expect(Number(timedOut?.[1])).toBeGreaterThan(0.5);
+    expect(Number(timedOut?.[1])).toBeLessThanOrEqual(1);
     expect(seconds).toBeGreaterThan(55);
-    expect(seconds).toBeLessThan(100);
   }, 150_000);
 
   it("SIGINT during a roll of 12 nodes in batches of 4 starts no later batch", async () => {
