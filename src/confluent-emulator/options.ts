@@ -20,6 +20,11 @@ export interface ConfluentEmulatorOptions {
   /** Nodes whose deployment never progresses past the boot, for tests. */
   readonly hangNodes?: readonly string[];
   /**
+   * The clock deployments move by, in ms (default Date.now). A test passes one it sets by hand, so
+   * that what a deployment reached does not depend on how fast the machine runs the test.
+   */
+  readonly now?: () => number;
+  /**
    * A cluster to add to a fresh database (ignored for a data file seeded before): `racks:RxN`
    * (R racks of N nodes in groups compute and rackRR, BMCs, MACs and addresses), or `demo-600`.
    */

@@ -51,6 +51,7 @@ export async function startConfluentEmulator(
     hangNodes: new Set(options.hangNodes ?? []),
     unreachableBmcs: new Set(options.unreachableBmcs ?? []),
     bmcAccounts: new Map(Object.entries(options.bmcAccounts ?? {})),
+    ...(options.now ? { now: options.now } : {}),
   });
   const listener = createConfluentListener({
     config,

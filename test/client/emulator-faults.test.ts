@@ -111,12 +111,13 @@ describe("timeouts", () => {
       retry: { attempts: 3, minDelayMs: 5, maxDelayMs: 20 },
     });
     open.push(slow);
-    const started = Date.now();
     const error = await slow.nodes.list().catch((e: unknown) => e);
     expect(isTimeoutError(error)).toBe(true);
     expect(isXcatError(error) && error.attempts).toBe(3);
     expect((error as Error).message).toMatch(/no complete response within 100 ms \(after 3 attempts\)/);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // Three requests and then no more: the budget ended the call, not a server answer (counted by
+    // the client; the emulator drops a request whose client went away without counting it).
+    expect(slow.metrics()).toMatchObject({ requests: 3, retries: 2 });
     expect(await client.nodes.list()).toEqual([]);
   });
 });
@@ -159,13 +160,12 @@ describe("TLS", () => {
     const { emu } = await plain({ https: true });
     const client = connect(emu, { url: emu.url.replace(/^https:/, "http:"), retry: { minDelayMs: 500 } });
     open.push(client);
-    const started = performance.now();
     const error = await client.nodes.list().catch((e: unknown) => e);
     expect(isTlsError(error)).toBe(true);
     expect((error as Error).message).toContain(`use https:// instead: ${emu.url}`);
-    // No retries: the first closed connection and one TLS handshake settle it.
+    // No retries (each would have waited 500 ms first): the first closed connection and one TLS
+    // handshake settle it.
     expect(client.metrics()).toMatchObject({ requests: 1, retries: 0 });
-    expect(performance.now() - started).toBeLessThan(2_000);
     expect(emu.stats().total).toBe(0);
   });
 

@@ -46,8 +46,6 @@ function api(e: RunningConfluentEmulator, user = "root", password = "cluster") {
   };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** The nodedeploy sequence (confluent_client/bin/nodedeploy:40-75, :215-225). */
 async function deploy(call: ReturnType<typeof api>, range: string, profile: string) {
   expect(
@@ -77,9 +75,16 @@ function deploymentOf(attrs: Record<string, unknown> | undefined): Record<string
   return Object.fromEntries(Object.entries(attrs ?? {}).filter(([k]) => k.startsWith("deployment.")));
 }
 
+/**
+ * The deployment clock, set by hand: which step a deployment reached is decided by it alone, not
+ * by how long the machine took between two requests (issue #40).
+ */
+let clock = 0;
+const now = () => clock;
+
 describe("deployment in simulated time", () => {
   it("moves pendingprofile to stagedprofile, then profile, as a node's status reports do", async () => {
-    const e = await start({ bootSeconds: 0.6 });
+    const e = await start({ bootSeconds: 0.6, now });
     const call = api(e);
     await call("POST", "/nodegroups/", { name: "compute" });
     await call("POST", "/noderange/", {
@@ -98,7 +103,7 @@ describe("deployment in simulated time", () => {
       "deployment.state": { value: "" },
       "deployment.state_detail": { value: "" },
     });
-    await sleep(450);
+    clock += 450;
     await call("GET", "/nodes/"); // any request moves the clock's effects in
     expect(deploymentOf(e.state.nodeAttributes("n1"))).toMatchObject({
       "deployment.client_ip": { value: "10.0.0.1" },
@@ -106,7 +111,7 @@ describe("deployment in simulated time", () => {
       "deployment.stagedprofile": { value: "rocky-9.4-x86_64-default" },
       "deployment.profile": { value: "" },
     });
-    await sleep(300);
+    clock += 300;
     const after = await call("GET", "/noderange/compute/attributes/current");
     expect(after.status).toBe(200);
     for (const node of ["n1", "n2"]) {
@@ -122,11 +127,11 @@ describe("deployment in simulated time", () => {
   });
 
   it("fails --fail-nodes (deployment.state failed) and leaves --hang-nodes pending", async () => {
-    const e = await start({ bootSeconds: 0.3, failNodes: ["n2"], hangNodes: ["n3"] });
+    const e = await start({ bootSeconds: 0.3, failNodes: ["n2"], hangNodes: ["n3"], now });
     const call = api(e);
     await call("POST", "/noderange/", { name: "n1,n2,n3", "hardwaremanagement.manager": "10.1.0.1" });
     await deploy(call, "n1,n2,n3", "ubuntu-22.04-x86_64-default");
-    await sleep(400);
+    clock += 400;
     await call("GET", "/nodes/");
     expect(deploymentOf(e.state.nodeAttributes("n1"))["deployment.profile"]).toEqual({
       value: "ubuntu-22.04-x86_64-default",
@@ -144,7 +149,7 @@ describe("deployment in simulated time", () => {
   });
 
   it("does not deploy without a network boot, and locks autolock nodes when done", async () => {
-    const e = await start({ bootSeconds: 0.2 });
+    const e = await start({ bootSeconds: 0.2, now });
     const call = api(e);
     await call("POST", "/noderange/", { name: "n1,n2", "hardwaremanagement.manager": "10.1.0.1" });
     await call("PUT", "/nodes/n2/deployment/lock", { lock: "autolock" });
@@ -153,7 +158,7 @@ describe("deployment in simulated time", () => {
     });
     await call("PUT", "/nodes/n2/boot/nextdevice", { nextdevice: "network" });
     await call("PUT", "/noderange/n1,n2/power/state", { state: "on" });
-    await sleep(300);
+    clock += 300;
     await call("GET", "/nodes/");
     expect(deploymentOf(e.state.nodeAttributes("n1"))["deployment.pendingprofile"]).toEqual({
       value: "rocky-9.4-x86_64-default",

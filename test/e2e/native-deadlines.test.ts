@@ -46,7 +46,9 @@ async function rollWorkspace(emulator: RunningEmulator, nodes: string): Promise<
   return ws;
 }
 
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
+// Generous waits and test timeouts: a busy machine (load 20, issue #40) took 147 s for the first
+// case and more than 90 s for the second; they bound a hang, not speed.
+async function waitFor(condition: () => boolean, what: string, timeoutMs = 180_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -67,11 +69,16 @@ describe.concurrent("native provider: customTimeouts and cancel", () => {
     const seconds = (Date.now() - started) / 1000;
     const output = `${result.stdout}${result.stderr}`;
     expect(result.exitCode, output).not.toBe(0);
-    expect(output).toMatch(/h01: timed out after [\d.]+ min in status installing/);
-    // The roll's own limit is 10 minutes: the engine's one minute ended it.
+    const timedOut = /h01: timed out after ([\d.]+) min in status installing/.exec(output);
+    expect(timedOut, output).not.toBeNull();
+    // The roll's own limit is 10 minutes: the message gives the wait the provider was allowed,
+    // which is what remained of the engine's one minute when the Create began. That, not the
+    // test's clock, shows the engine's deadline ended it (issue #40); the clock only shows the
+    // minute was waited out (a busy machine can only make it longer).
+    expect(Number(timedOut?.[1])).toBeGreaterThan(0.5);
+    expect(Number(timedOut?.[1])).toBeLessThanOrEqual(1);
     expect(seconds).toBeGreaterThan(55);
-    expect(seconds).toBeLessThan(100);
-  }, 150_000);
+  }, 300_000);
 
   it("SIGINT during a roll of 12 nodes in batches of 4 starts no later batch", async () => {
     const emulator = await emulatorWith("r02n[01-12]");
@@ -88,5 +95,5 @@ describe.concurrent("native provider: customTimeouts and cancel", () => {
     expect(output).toMatch(/the roll was cancelled/);
     await new Promise((resolvePromise) => setTimeout(resolvePromise, 1000));
     expect(nodesets(emulator) - before).toBe(1);
-  }, 90_000);
+  }, 300_000);
 });

@@ -1,10 +1,13 @@
 /**
- * The cost model in a running emulator: requests take the management node's time and share its
- * CPUs, so concurrency saturates as on a real xCAT 2.19 with 2 cores (xcat-behavior.md
- * section 10: 1, 2, 4, 8, 16 concurrent single-node GETs took 0.48, 0.67, 1.16, 2.1, 4.5 s).
+ * The cost model in a running emulator: each request waits for the management node's time,
+ * sharing its CPUs (xcat-behavior.md section 10). How long the model says requests take, alone
+ * and concurrent, is checked in modelled time in test/unit/emulator-cpu-scheduler.test.ts; here
+ * the emulator must wait at least that long, and the options must reach the model. Only lower
+ * bounds on the test's clock: a busy machine can only make a request slower (issue #40).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import { PER_REQUEST_CPUS } from "../../src/emulator/cost/cpu-scheduler";
 import { call, createNode } from "./helpers";
 
 async function timed(run: () => Promise<unknown>): Promise<number> {
@@ -12,6 +15,14 @@ async function timed(run: () => Promise<unknown>): Promise<number> {
   await run();
   return (performance.now() - start) / 1000;
 }
+
+/** A single-node GET costs 0.5 CPU-s (request-cost.ts). */
+const GET_CPU_S = 0.5;
+/** Timers may fire a millisecond early; the bounds allow for it and nothing else. */
+const AT_LEAST = 0.98;
+
+const eightGets = (emulator: RunningEmulator) =>
+  Promise.all(Array.from({ length: 8 }, () => call(emulator, "GET", "/nodes/n1")));
 
 describe("the xcat cost model", () => {
   let xcat: RunningEmulator;
@@ -26,11 +37,9 @@ describe("the xcat cost model", () => {
     await plain.close();
   });
 
-  it("one GET takes about what it takes a real management node (0.36-0.47 s)", async () => {
+  it("one GET waits what it takes a real management node alone (0.44 s modelled)", async () => {
     const wall = await timed(() => call(xcat, "GET", "/nodes/n1"));
-    expect(wall).toBeGreaterThan(0.36 * 0.7);
-    expect(wall).toBeLessThan(0.47 * 1.3);
-    expect(await timed(() => call(plain, "GET", "/nodes/n1"))).toBeLessThan(0.2);
+    expect(wall).toBeGreaterThanOrEqual((GET_CPU_S / PER_REQUEST_CPUS) * AT_LEAST);
   });
 
   it("stats() report the management node's CPU-seconds charged, only with the model on", async () => {
@@ -40,29 +49,43 @@ describe("the xcat cost model", () => {
     expect((xcat.stats().mnCpuSeconds ?? 0) - before).toBeGreaterThan(0.4);
     expect((xcat.stats().mnCpuSeconds ?? 0) - before).toBeLessThan(0.6);
     expect(plain.stats().mnCpuSeconds).toBeUndefined();
+    // Without the model nothing is charged: the plain emulator's requests cost this machine only.
+    await call(plain, "GET", "/nodes/n1");
+    expect(plain.stats().mnCpuSeconds).toBeUndefined();
   });
 
-  it("8 concurrent single GETs share 2 CPUs: about 2.1 s, not 0.4", async () => {
-    const wall = await timed(() =>
-      Promise.all(Array.from({ length: 8 }, () => call(xcat, "GET", "/nodes/n1"))),
-    );
-    expect(wall).toBeGreaterThan(2.1 * 0.7);
-    expect(wall).toBeLessThan(2.1 * 1.3);
+  it("8 concurrent single GETs share 2 CPUs: at least 2 s, not the 0.44 s of one", async () => {
+    const before = xcat.stats().mnCpuSeconds ?? 0;
+    const wall = await timed(() => eightGets(xcat));
+    // 8 × 0.5 CPU-s on 2 CPUs; were each request served on a CPU of its own, 0.44 s.
+    expect((xcat.stats().mnCpuSeconds ?? 0) - before).toBeCloseTo(8 * GET_CPU_S, 1);
+    expect(wall).toBeGreaterThanOrEqual(((8 * GET_CPU_S) / 2) * AT_LEAST);
   });
 
-  it("mnCpus sets the CPUs, and costScale scales every time", async () => {
-    const fast = await startEmulator({ costModel: "xcat", mnCpus: 4, costScale: 0.2 });
+  it("mnCpus sets the CPUs: 8 GETs on 1 CPU at a quarter of the cost take at least 1 s", async () => {
+    // 8 × 0.5 × 0.25 / 1 = 1 s; on the default 2 CPUs it would be 0.5 s.
+    const one = await startEmulator({ costModel: "xcat", mnCpus: 1, costScale: 0.25 });
     try {
-      await createNode(fast, "n1", { groups: "all" });
-      // 8 GETs on 4 CPUs at a tenth of the cost: about 8 × 0.5 / 4 / 10 = 0.1 s of management-node
-      // time (plus this machine's own HTTP time), against 2.1 s on 2 CPUs at full cost.
-      const wall = await timed(() =>
-        Promise.all(Array.from({ length: 8 }, () => call(fast, "GET", "/nodes/n1"))),
+      await createNode(one, "n1", { groups: "all" });
+      expect(await timed(() => eightGets(one))).toBeGreaterThanOrEqual(
+        ((8 * GET_CPU_S * 0.25) / 1) * AT_LEAST,
       );
-      expect(wall).toBeGreaterThan(0.1 * 0.7);
-      expect(wall).toBeLessThan(0.6);
     } finally {
-      await fast.close();
+      await one.close();
+    }
+  });
+
+  it("costScale scales every time, not the CPU-seconds reported", async () => {
+    // Twice the cost: a lone GET waits at least 0.88 s, where unscaled it waits 0.44 s.
+    const slow = await startEmulator({ costModel: "xcat", costScale: 2 });
+    try {
+      await createNode(slow, "n1", { groups: "all" });
+      const before = slow.stats().mnCpuSeconds ?? 0;
+      const wall = await timed(() => call(slow, "GET", "/nodes/n1"));
+      expect(wall).toBeGreaterThanOrEqual(((2 * GET_CPU_S) / PER_REQUEST_CPUS) * AT_LEAST);
+      expect((slow.stats().mnCpuSeconds ?? 0) - before).toBeCloseTo(GET_CPU_S, 1);
+    } finally {
+      await slow.close();
     }
   });
 });

@@ -19,10 +19,11 @@ async function waitFor(
   range: string,
   done: (s: Record<string, { status?: string }>) => boolean,
 ) {
-  const deadline = Date.now() + 5000;
+  // Until the state is reached, however long a busy machine takes; the test's own timeout ends a
+  // wait that never gets there (issue #40: a 5 s deadline here returned too early under load).
   for (;;) {
     const s = await statuses(xcat, range);
-    if (done(s) || Date.now() > deadline) return s;
+    if (done(s)) return s;
     await sleep(50);
   }
 }
@@ -183,8 +184,10 @@ describe("provisioning", () => {
     expect((await call(env.xcat, "PUT", "/nodes/c[01-03]/power", { body: { action: "boot" } })).status).toBe(
       200,
     );
+    // The boot began (the nodes were powering-off). Which step this first read sees depends on how
+    // fast the machine answers, since powering-on lasts a tenth of the boot (issue #40).
     const first = await statuses(env.xcat, "c[01-03]");
-    expect(first.c01?.status).toBe("powering-on");
+    expect(["powering-on", "installing", "booting", "booted"]).toContain(first.c01?.status);
     expect(first.c01?.statustime).toMatch(/^\d\d-\d\d-\d{4} \d\d:\d\d:\d\d$/);
     // The boot override is used once.
     expect((await call(env.xcat, "GET", "/nodes/c01/nextboot")).json).toEqual({
@@ -234,8 +237,11 @@ describe("provisioning", () => {
     await call(env.xcat, "PUT", "/nodes/c04,c06/bootstate", { body: { osimage: "rhels8-diskless" } });
     await call(env.xcat, "PUT", "/nodes/c04,c06/nextboot", { body: { order: "net" } });
     await call(env.xcat, "PUT", "/nodes/c04,c06/power", { body: { action: "reset" } });
+    // The reset started a new boot: c04's failed install is over. Which step of it this read sees
+    // depends on how fast the machine answers (powering-on lasts a tenth of the boot), so any
+    // step of the new boot will do (issue #40).
     const early = await statuses(env.xcat, "c04");
-    expect(early.c04?.status).toBe("powering-on");
+    expect(["powering-on", "netbooting", "booting", "booted"]).toContain(early.c04?.status);
     const s = await waitFor(
       env.xcat,
       "c04,c06",

@@ -2,7 +2,7 @@
  * The cost model's calibration: for a request alone on the management node, its cost divided by
  * the CPUs one request keeps busy must land within ±30% of the wall time measured on a real
  * xCAT 2.19 with 2 cores (xcat-behavior.md section 10; issue #11). Concurrency is checked in
- * test/emulator/cost-model.test.ts.
+ * emulator-cpu-scheduler.test.ts (in modelled time) and test/emulator/cost-model.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import { PER_REQUEST_CPUS } from "../../src/emulator/cost/cpu-scheduler";

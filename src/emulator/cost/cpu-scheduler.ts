@@ -10,6 +10,30 @@ import { clearTimeout, setTimeout } from "node:timers";
 /** How many CPUs one request can keep busy: the CGI and xcatd overlap a little. */
 export const PER_REQUEST_CPUS = 1.13;
 
+/**
+ * The time the scheduler runs on. Real time by default; a unit test passes a clock it steps by
+ * hand, so the sharing can be checked in modelled seconds without a test depending on how fast
+ * the machine running it is (issue #40).
+ */
+export interface SchedulerClock {
+  /** Milliseconds, as performance.now(). */
+  now(): number;
+  /** Calls `run` after `ms` milliseconds; the result is handed back to {@link cancel}. */
+  after(ms: number, run: () => void): unknown;
+  cancel(timer: unknown): void;
+}
+
+const REAL_TIME: SchedulerClock = {
+  now: () => performance.now(),
+  after(ms, run) {
+    const timer = setTimeout(run, ms);
+    // A pending request must not keep the process alive.
+    timer.unref?.();
+    return timer;
+  },
+  cancel: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout>),
+};
+
 interface Job {
   /** CPU-seconds still to do. */
   remaining: number;
@@ -18,14 +42,17 @@ interface Job {
 
 export class CpuScheduler {
   readonly #cpus: number;
+  readonly #clock: SchedulerClock;
   readonly #jobs = new Set<Job>();
   /** When the rates were last applied, in ms. */
-  #since = performance.now();
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #since: number;
+  #timer: unknown;
 
-  constructor(cpus: number) {
+  constructor(cpus: number, clock: SchedulerClock = REAL_TIME) {
     if (!(cpus > 0)) throw new RangeError(`cpus must be positive, not ${cpus}`);
     this.#cpus = cpus;
+    this.#clock = clock;
+    this.#since = clock.now();
   }
 
   /** Requests being served now. */
@@ -49,14 +76,14 @@ export class CpuScheduler {
 
   /** Applies the work done since the last change of the set of jobs. */
   #advance(): void {
-    const now = performance.now();
+    const now = this.#clock.now();
     const done = ((now - this.#since) / 1000) * this.#rate();
     this.#since = now;
     for (const job of this.#jobs) job.remaining -= done;
   }
 
   #schedule(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    if (this.#timer !== undefined) this.#clock.cancel(this.#timer);
     this.#timer = undefined;
     // Finish what is (within a microsecond) done, then wait for the next one.
     for (const job of this.#jobs) {
@@ -68,13 +95,10 @@ export class CpuScheduler {
     if (this.#jobs.size === 0) return;
     const next = Math.min(...[...this.#jobs].map((job) => job.remaining));
     const ms = (next / this.#rate()) * 1000;
-    this.#timer = setTimeout(
-      () => {
-        this.#advance();
-        this.#schedule();
-      },
-      Math.max(0, ms),
-    );
-    this.#timer.unref?.();
+    this.#timer = this.#clock.after(Math.max(0, ms), () => {
+      this.#timer = undefined;
+      this.#advance();
+      this.#schedule();
+    });
   }
 }

@@ -62,6 +62,10 @@ describe("the management node restarts during a run", () => {
   });
 
   it("a restart of a second and a half: the run completes", async () => {
+    // Six retries (at least 15.75 s of backoff, src/client/retry.ts) ride out the outage with
+    // room to spare however slowly a busy machine restarts the emulator; the default five
+    // attempts (at least 3.75 s) left about 2 s for the restart itself (issue #40).
+    await workspace.setConfig("xcat:maxRetries", "6");
     const up = workspace.start(["up", "--yes", "--skip-preview"]);
     const downFor = await restartAfter(30, 1_500);
     const result = await up.result;

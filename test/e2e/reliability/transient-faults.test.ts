@@ -78,8 +78,8 @@ describe("200 nodes under transient faults and expiring tokens", () => {
     expect(retries).toBe(stats.faultsInjected);
     expect(createChecks).toBeGreaterThan(0);
 
-    // Tokens expired during the run and were replaced without the user seeing it.
-    expect(seconds).toBeGreaterThan(2 * TOKEN_TTL_SECONDS);
+    // Tokens expired during the run and were replaced without the user seeing it: every token
+    // after the first replaced one that expired (counted by the emulator, not timed: issue #40).
     expect(tokenRequests).toBeGreaterThan(2);
     expect(output).not.toMatch(/Authentication failure|XCAT_AUTH|XcatAuthError|failed: 401/);
     expect(output).not.toMatch(/error:/i);
