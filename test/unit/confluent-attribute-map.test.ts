@@ -68,24 +68,32 @@ describe("the attribute table", () => {
 });
 
 describe("xCAT |regex| values as Confluent expressions", () => {
+  // What xCAT computes is transRegexAttrs as run in docs/xcat-behavior-found.md 10: ($1) keeps the
+  // digits as written, ($1+0) is the number, $1 outside a bracket stays as written, and a match
+  // that leaves part of the name over evaluates that part too, so the idiom is a pattern that
+  // matches the whole name: names it does not are not compared.
   const translatable: Array<[string, string]> = [
-    ["|\\D+(\\d+)|10.0.0.($1+0)|", "10.0.0.{n1+0}"],
+    ["|\\D+(\\d+)|10.0.0.($1+0)|", "10.0.0.{n1}"],
     ["|\\D+(\\d+)|10.0.0.($1+100)|", "10.0.0.{n1+100}"],
-    ["|^node(\\d+)$|node($1)-bmc|", "node{n1}-bmc"],
-    ["|^r(\\d+)n(\\d+)$|10.($1).0.($2*2+1)|", "10.{n1}.0.{n2*2+1}"],
-    ["|^r\\d+n(\\d+)$|10.1.0.($1)|", "10.1.0.{n2}"],
-    ["|^node(\\d{3})$|bmc$1|", "bmc{n1:03d}"],
+    ["|^node(\\d+)$|node($1+0)-bmc|", "node{n1}-bmc"],
+    ["|^node(\\d{3})$|node($1)-bmc|", "node{n1:03d}-bmc"],
+    ["|^r(\\d+)n(\\d+)$|10.($1+0).0.($2*2+1)|", "10.{n1}.0.{n2*2+1}"],
+    ["|^r\\d+n(\\d+)$|10.1.0.($1+0)|", "10.1.0.{n2}"],
+    ["|^node(\\d{3})$|bmc($1)|", "bmc{n1:03d}"],
   ];
   it.each(translatable)("%s → %s, with the value xCAT computes for each name", (xcat, expression) => {
     expect(xcatRegexToExpression(xcat)).toEqual({ expression });
-    for (const node of ["node001", "node042", "r2n7", "r10n123"]) {
-      if (!new RegExp(/^\|(.*?)\|/.exec(xcat)?.[1] ?? "").test(node)) continue;
+    for (const node of ["node001", "node042", "r2n7", "r10n123", "r02n007"]) {
+      const pattern = /^\|(.*?)\|/.exec(xcat)?.[1] ?? "";
+      if (!new RegExp(`^(?:${pattern.replace(/^\^/, "").replace(/\$$/, "")})$`).test(node)) continue;
       expect(confluentExpand(expression, node)).toBe(expandTemplate(xcat, node));
     }
   });
 
   const refused: Array<[string, RegExp]> = [
-    ["|\\D+(\\d+)|node$1|", /leading zeros/],
+    ["|\\D+(\\d+)|node$1|", /outside a bracket xCAT keeps \$1 as written/],
+    ["|^node(\\d{3})$|bmc$1|", /outside a bracket/],
+    ["|^node(\\d+)$|node($1)-bmc|", /leading zeros/],
     ["|node(\\d+)|10.0.0.($1)|", /start it with \^/],
     ["|^(\\w+)$|$1-bmc|", /cannot express/],
     ["/\\z/-bmc/", /edits the node name/],

@@ -171,7 +171,7 @@ describe("a Confluent object's own values in the program's names (issue #36 item
       }),
       left,
     );
-    expect(own.attributes).toEqual({ ip: "|^\\D*(\\d+)\\D+(\\d+)|10.0.($1).($2+100)|" });
+    expect(own.attributes).toEqual({ ip: "|^\\D*(\\d+)\\D+(\\d+)|10.0.($1+0).($2+100)|" });
     expect(left[0]).toContain("hardwaremanagement.manager holds the expression '{node}-bmc'");
   });
   it("translates expressions both ways exactly, or not at all", () => {

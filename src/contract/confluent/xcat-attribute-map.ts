@@ -276,6 +276,23 @@ export function xcatRegexToExpression(
       if (!/^[$\d+\-*/%]+$/.test(arithmetic)) {
         return { problem: `'(${group[1]})' is not arithmetic Confluent can evaluate` };
       }
+      // xCAT evaluates a bracket as Perl: ($1) is the digits as written, leading zeros too, and
+      // ($1+0) the number (docs/xcat-behavior-found.md 10, Table.pm transRegexAttrs).
+      const alone = /^\$(\d+)(\+0)?$/.exec(arithmetic);
+      if (alone) {
+        const capture = captures[Number(alone[1]) - 1];
+        if (!capture) return { problem: `$${alone[1]} names no (\\d…) group of the pattern` };
+        if (alone[2] !== undefined) out += `{n${capture.run}}`;
+        else if (capture.width !== undefined) out += `{n${capture.run}:0${capture.width}d}`;
+        else
+          return {
+            problem:
+              `($${alone[1]}) keeps the digits as written (leading zeros too), which Confluent's ` +
+              `{n${capture.run}} does not; write ($${alone[1]}+0) for the number, or (\\d{N}) for a fixed width`,
+          };
+        rest = rest.slice(group[0].length);
+        continue;
+      }
       let bad: string | undefined;
       const translated = arithmetic.replace(/\$(\d+)/g, (_, k: string) => {
         const capture = captures[Number(k) - 1];
@@ -289,18 +306,12 @@ export function xcatRegexToExpression(
     }
     const bare = /^\$(\d+)/.exec(rest);
     if (bare) {
-      const capture = captures[Number(bare[1]) - 1];
-      if (!capture) return { problem: `$${bare[1]} names no (\\d…) group of the pattern` };
-      if (capture.width === undefined) {
-        return {
-          problem:
-            `a bare $${bare[1]} keeps the digits as written (leading zeros too), which Confluent's ` +
-            `{n${capture.run}} does not; write ($${bare[1]}+0) for the number, or (\\d{N}) for a fixed width`,
-        };
-      }
-      out += `{n${capture.run}:0${capture.width}d}`;
-      rest = rest.slice(bare[0].length);
-      continue;
+      return {
+        problem:
+          `outside a bracket xCAT keeps $${bare[1]} as written (|node(\\d+)|bmc$1| gives bmc$1, Table.pm ` +
+          `transRegexAttrs), so it is no number; write ($${bare[1]}+0) for the number, or ($${bare[1]}) with ` +
+          "(\\d{N}) for a fixed width",
+      };
     }
     const char = rest[0] ?? "";
     out += char === "{" || char === "}" ? char + char : char;
@@ -356,7 +367,7 @@ function digitCaptures(pattern: string): Capture[] | { problem: string } {
  * Undefined when there is none: `{n0}` (the last run), `{node}`, other attributes' values, or
  * anything that does not come back unchanged through xcatRegexToExpression.
  *
- * @example xcatRegexOfExpression("10.0.{n1}.{n2+100}") // "|^\\D*(\\d+)\\D+(\\d+)|10.0.($1).($2+100)|"
+ * @example xcatRegexOfExpression("10.0.{n1}.{n2+100}") // "|^\\D*(\\d+)\\D+(\\d+)|10.0.($1+0).($2+100)|"
  */
 export function xcatRegexOfExpression(expression: string): string | undefined {
   const widths = new Map<number, number | undefined>();
@@ -383,7 +394,13 @@ export function xcatRegexOfExpression(expression: string): string | undefined {
       const width = Number(formatted[2]);
       if (run === 0 || (widths.has(run) && widths.get(run) !== width)) return undefined;
       widths.set(run, width);
-      replacement += `$${run}`;
+      replacement += `($${run})`;
+    } else if (/^n\d+$/.test(body)) {
+      // Confluent's {n1} is the number; xCAT's ($1) would keep leading zeros, ($1+0) does not.
+      const run = Number(body.slice(1));
+      if (run === 0) return undefined;
+      if (!widths.has(run)) widths.set(run, undefined);
+      replacement += `($${run}+0)`;
     } else {
       if (!/^[n\d+\-*/%\s]+$/.test(body)) return undefined;
       let bad = false;
