@@ -95,7 +95,7 @@ describe("pulumi-xcat import of a Confluent server", () => {
       for (const secret of [...Object.values(SECRETS), PASSWORD]) expect(text).not.toContain(secret);
     }
     // The group's expression as the xCAT regex that translates back to it; the rack on the rack groups.
-    expect(program).toContain('ip: "|^\\\\D*(\\\\d+)\\\\D+(\\\\d+)|10.0.($1).($2)|"');
+    expect(program).toContain('ip: "|^\\\\D*(\\\\d+)\\\\D+(\\\\d+)|10.0.($1+0).($2+0)|"');
     expect(program).toContain('config.requireSecret("compute-bmcpassword")');
     expect(program).toContain('config.requireSecret("login01-bmcpassword")');
     expect(program).toContain('config.require("compute-bmcusername")');
