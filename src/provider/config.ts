@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { normalizeBaseUrl, type XcatClientOptions } from "../client";
-import { confluentBaseUrl } from "../client/confluent";
+import { type ConfluentClientOptions, confluentBaseUrl } from "../client/confluent";
 import { type NameServiceChoice, parseNameServices } from "./name-services";
 import { providerLogger } from "./provider-lines";
 import { type SettingsOrigin, STACK_CONFIG, settingName } from "./setting-advice";
@@ -259,6 +259,24 @@ export function normalizeUrl(text: string, what: string, backend: BackendName = 
   } catch (error) {
     throw new ProviderConfigError(`${what}: ${(error as Error).message}`);
   }
+}
+
+/**
+ * A Confluent client's URL, account and transport from a connection whose user and password the
+ * caller has checked (Confluent takes no token).
+ */
+export function confluentClientOptionsOf(
+  connection: ConnectionInput,
+  username: string,
+  password: string,
+): Pick<ConfluentClientOptions, "url" | "username" | "password" | "caCert" | "insecure"> {
+  return {
+    url: connection.url,
+    username,
+    password,
+    ...(connection.caCert !== undefined ? { caCert: connection.caCert } : {}),
+    ...(connection.insecure !== undefined ? { insecure: connection.insecure } : {}),
+  };
 }
 
 /**

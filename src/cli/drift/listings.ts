@@ -13,7 +13,12 @@
  */
 import { XcatClient } from "../../client";
 import { ConfluentClient } from "../../client/confluent";
-import { clientOptionsFor, ProviderConfigError, type ProviderSettings } from "../../provider/config";
+import {
+  clientOptionsFor,
+  confluentClientOptionsOf,
+  ProviderConfigError,
+  type ProviderSettings,
+} from "../../provider/config";
 import type { Listing } from "./unmanaged";
 
 export async function readListing(client: XcatClient): Promise<Listing> {
@@ -43,11 +48,7 @@ export async function listManagementNode(settings: ProviderSettings): Promise<Li
       );
     }
     const client = new ConfluentClient({
-      url: connection.url,
-      username: connection.username,
-      password: connection.password,
-      ...(connection.caCert !== undefined ? { caCert: connection.caCert } : {}),
-      ...(connection.insecure !== undefined ? { insecure: connection.insecure } : {}),
+      ...confluentClientOptionsOf(connection, connection.username, connection.password),
       ...(settings.requestTimeoutMs !== undefined ? { requestTimeoutMs: settings.requestTimeoutMs } : {}),
     });
     try {

@@ -14,7 +14,12 @@ import {
   XCATDEFAULTS,
 } from "../../contract/node-inheritance";
 import { tableSchema } from "../../contract/schema";
-import { clientOptionsFor, type ProviderSettings, settingsFrom } from "../../provider/config";
+import {
+  clientOptionsFor,
+  confluentClientOptionsOf,
+  type ProviderSettings,
+  settingsFrom,
+} from "../../provider/config";
 import { readConfluentCluster } from "./confluent";
 import {
   isDefaultGroupAttribute,
@@ -239,13 +244,9 @@ async function runConfluent(args: ImportArgs, settings: ProviderSettings, starte
     throw new Error(
       "Confluent takes a user and password: give --username and --password-file (or XCAT_PASSWORD)",
     );
-  const client = new ConfluentClient({
-    url: connection.url,
-    username: connection.username,
-    password: connection.password,
-    ...(connection.caCert !== undefined ? { caCert: connection.caCert } : {}),
-    ...(connection.insecure !== undefined ? { insecure: connection.insecure } : {}),
-  });
+  const client = new ConfluentClient(
+    confluentClientOptionsOf(connection, connection.username, connection.password),
+  );
   try {
     const excluded = (name: string) => args.exclude.some((pattern) => pattern.test(name));
     const { cluster, left } = await readConfluentCluster(

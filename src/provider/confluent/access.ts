@@ -5,7 +5,7 @@
  */
 import { isAuthError, isNetworkError, isTimeoutError } from "../../client";
 import { ConfluentClient } from "../../client/confluent";
-import { type ConnectionInput, ProviderConfigError } from "../config";
+import { type ConnectionInput, confluentClientOptionsOf, ProviderConfigError } from "../config";
 import {
   type BackendAccess,
   onProcessReset,
@@ -46,11 +46,7 @@ function clientFor(connection: ConnectionInput | undefined): ConfluentClient {
   let client = clients.get(key);
   if (!client) {
     client = new ConfluentClient({
-      url: chosen.url,
-      username: chosen.username,
-      password: chosen.password,
-      ...(chosen.caCert !== undefined ? { caCert: chosen.caCert } : {}),
-      ...(chosen.insecure !== undefined ? { insecure: chosen.insecure } : {}),
+      ...confluentClientOptionsOf(chosen, chosen.username, chosen.password),
       ...(settings.requestTimeoutMs !== undefined ? { requestTimeoutMs: settings.requestTimeoutMs } : {}),
       ...(settings.maxRetries !== undefined ? { retry: { attempts: settings.maxRetries + 1 } } : {}),
       ...(settings.maxConcurrency !== undefined ? { maxConcurrency: settings.maxConcurrency } : {}),
