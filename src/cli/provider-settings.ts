@@ -8,9 +8,7 @@
  */
 import { execFile } from "node:child_process";
 import { type ProviderSettings, settingsFrom } from "../provider/config";
-import { isXcatProvider, XCAT_PROVIDER_TYPE } from "./stack-resources";
-
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+import { isXcatProvider, SECRET_SIG, XCAT_PROVIDER_TYPE } from "./stack-resources";
 
 interface StateResource {
   readonly urn?: string;

@@ -23,6 +23,12 @@
  * Pure.
  */
 
+/**
+ * The key by which Pulumi's JSON marks a secret (`{"4dabf…": "1b47…", "plaintext"|"ciphertext": …}`
+ * in `stack export`, preview JSON and plans; @pulumi/pulumi runtime `specialSigKey`).
+ */
+export const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+
 /** A resource as these JSONs show it: a preview or refresh step, or a state resource. */
 export interface ResourceView {
   readonly urn?: string;

@@ -21,12 +21,11 @@ import {
   kindOf,
   managementNodeOf,
   managementNodeRoute,
+  SECRET_SIG,
 } from "../stack-resources";
 import { cannotMoveToConfluent } from "./cannot-move";
 import { type ClusterFacts, type PlannedEdits, showNodeValue } from "./cluster-facts";
 import { nameServiceLines } from "./name-service-lines";
-
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 
 /** The kinds of change a review flags, in the order they are listed; each is a `--fail-on` word. */
 export const DANGER_KINDS = [
