@@ -9,6 +9,9 @@ import * as xcat from "pulumi-xcat";
 
 const config = new pulumi.Config();
 const bmcPassword = config.requireSecret("bmcPassword");
+// Not a password by its name, but kept as a secret: whatever the program makes secret stays
+// encrypted in the state, under any attribute name.
+const bmcUser = config.requireSecret("bmcUser");
 const prefix = config.get("prefix") ?? "";
 const withVm = config.getBoolean("vm") ?? true;
 const priority = config.get("policyPriority") ?? "6.5";
@@ -39,7 +42,13 @@ const cn001 = new xcat.Node(
   `${prefix}cn001`,
   {
     groups: [`${prefix}compute`, "all"],
-    attributes: { ip: "10.0.0.1", mac: "52:54:00:00:00:01", bmc: "10.1.0.1", bmcpassword: bmcPassword },
+    attributes: {
+      ip: "10.0.0.1",
+      mac: "52:54:00:00:00:01",
+      bmc: "10.1.0.1",
+      bmcusername: bmcUser,
+      bmcpassword: bmcPassword,
+    },
   },
   { dependsOn: [compute, mgmt] },
 );

@@ -82,11 +82,19 @@ export function shapeInputs(
     const known = isPlainObject(inputs.secretAttributes) ? inputs.secretAttributes : {};
     if (isPlainObject(given)) {
       const { plain, secret } = splitSecretAttributes(given as Record<string, string>);
+      // A value given as a secret under a name that is no password (a BMC user from
+      // fn::secret) is a secret attribute too: in `attributes` it would be read back into
+      // allAttributes, which is not secret, and so reach the state in plain text.
+      const wholeMapSecret = secretPaths.has("attributes");
+      for (const name of Object.keys(plain)) {
+        if (wholeMapSecret || secretPaths.has(`attributes.${name}`)) {
+          secret[name] = plain[name] as string;
+          delete plain[name];
+        }
+      }
       inputs.attributes = plain;
       inputs.secretAttributes = { ...known, ...secret };
-      // A value given as a secret under a name that is no password keeps the map secret.
-      const secretOrdinary = Object.keys(plain).some((name) => secretPaths.has(`attributes.${name}`));
-      if (!secretOrdinary) secretKeys.delete("attributes");
+      secretKeys.delete("attributes");
     } else {
       inputs.secretAttributes = known;
     }

@@ -259,7 +259,12 @@ export function attributeObjectSpec<Client extends object = XcatClient>(
     name: string,
     reported: Record<string, string>,
   ): AttributeObjectOutputs {
-    return { ...inputs, name, allAttributes: publicAttributes(reported) };
+    // A value the program gave as a secret under an ordinary name (a BMC user) sits in
+    // secretAttributes: it must not come back in plain text through allAttributes.
+    const secretNames = Object.keys(inputs.secretAttributes ?? {});
+    const shown = publicAttributes(reported);
+    for (const secretName of secretNames) delete shown[secretName];
+    return { ...inputs, name, allAttributes: shown };
   }
 
   /**

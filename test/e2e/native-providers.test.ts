@@ -15,7 +15,9 @@ import { PulumiWorkspace } from "./support/pulumi-workspace";
 const PASSWORD_A = "mn-a-Pw-4417";
 const PASSWORD_B = "mn-b-Pw-9023";
 const PASSWORD_C = "cf-c-Pw-5581";
-const PASSWORDS = [PASSWORD_A, PASSWORD_B, PASSWORD_C];
+/** The BMC user of a01 and c01, from secret config: no password by its name, a secret all the same. */
+const BMC_USER = "bmc-user-7719";
+const PASSWORDS = [PASSWORD_A, PASSWORD_B, PASSWORD_C, BMC_USER];
 
 describe("two xCAT management nodes and a Confluent server in one YAML stack, an explicit provider each", () => {
   let mnA: RunningEmulator;
@@ -40,7 +42,7 @@ describe("two xCAT management nodes and a Confluent server in one YAML stack, an
       ...["--plaintext", `urlA=${mnA.url}`, "--plaintext", `urlB=${mnB.url}`],
       ...["--plaintext", `urlC=${mnC.url}`],
       ...["--secret", `passwordA=${PASSWORD_A}`, "--secret", `passwordB=${PASSWORD_B}`],
-      ...["--secret", `passwordC=${PASSWORD_C}`],
+      ...["--secret", `passwordC=${PASSWORD_C}`, "--secret", `bmcUser=${BMC_USER}`],
     ]);
   });
 
@@ -58,13 +60,14 @@ describe("two xCAT management nodes and a Confluent server in one YAML stack, an
     expect(mnB.state.listObjects("node")).toEqual(["b01"]);
     expect(mnC.state.nodeNames()).toEqual(["c01"]);
     expect(mnB.state.getObject("node", "b01")).toMatchObject({ ip: "10.2.0.1", mgt: "ipmi" });
+    expect(mnA.state.getObject("node", "a01")).toMatchObject({ bmcusername: BMC_USER });
   });
 
   it("a second preview has no changes", async () => {
     expect((await workspace.preview()).changeSummary).toEqual({ same: 7 });
   });
 
-  it("no password is in the state or in any output in plain text", async () => {
+  it("no password, nor a value given as a secret, is in the state or in any output in plain text", async () => {
     const { text, resources } = await workspace.exportState();
     for (const password of PASSWORDS) expect(text).not.toContain(password);
     // The providers hold them as secrets.

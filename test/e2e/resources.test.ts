@@ -11,6 +11,8 @@ import { PulumiWorkspace } from "./support/pulumi-workspace";
 import { type E2eTarget, startTarget } from "./support/target";
 
 const BMC_PASSWORD = "bmc-pw-8c1e5a";
+/** A secret under an ordinary attribute name (bmcusername). */
+const BMC_USER = "bmc-user-3f9d27";
 const XCAT_PASSWORD = "rest-pw-3f9d27";
 
 describe("all resource types on the real engine", () => {
@@ -32,6 +34,7 @@ describe("all resource types on the real engine", () => {
     });
     await target.configure(workspace);
     await workspace.setConfig("bmcPassword", BMC_PASSWORD, { secret: true });
+    await workspace.setConfig("bmcUser", BMC_USER, { secret: true });
     if (real) {
       priority = `6.5${Math.floor(Math.random() * 9000 + 1000)}`;
       resources = 10;
@@ -67,6 +70,7 @@ describe("all resource types on the real engine", () => {
     if (!real) expect(outputs.vmDisks).toEqual(["vda"]);
     expect(await target.admin.nodes.get(`${p}cn001`)).toMatchObject({
       ip: "10.0.0.1",
+      bmcusername: BMC_USER,
       bmcpassword: BMC_PASSWORD,
     });
     expect((await target.admin.globalconf.getAttrs([`${p}domain`]))[`${p}domain`]).toBe("e2e.example.org");
@@ -128,11 +132,13 @@ describe("all resource types on the real engine", () => {
     );
     const state = await workspace.stateFileText();
     expect(state).not.toContain(BMC_PASSWORD);
+    expect(state).not.toContain(BMC_USER);
     expect(state).not.toContain(target.password);
     expect(tokens.length).toBeGreaterThan(0);
     for (const token of tokens) expect(state).not.toContain(token);
     const exported = (await workspace.exportState()).text;
     expect(exported).not.toContain(BMC_PASSWORD);
+    expect(exported).not.toContain(BMC_USER);
     expect(exported).not.toContain(target.password);
   });
 

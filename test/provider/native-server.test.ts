@@ -56,10 +56,16 @@ describe("native provider handlers", () => {
     );
   });
 
-  it("check defaults the name, moves passwords into the secret secretAttributes; create returns them secret", async () => {
+  it("check defaults the name, moves passwords and values given as secrets into the secret secretAttributes; create returns them secret", async () => {
     const news = struct({
       groups: ["compute", "all"],
-      attributes: { mgt: "ipmi", ip: "10.0.0.7", bmcpassword: secret("native-pw-1") },
+      attributes: {
+        mgt: "ipmi",
+        ip: "10.0.0.7",
+        bmcpassword: secret("native-pw-1"),
+        // No password by its name, but a secret by the program's word (fn::secret).
+        bmcusername: secret("native-bmc-user-1"),
+      },
     });
     const checked = await call<provproto.CheckResponse>(
       "check",
@@ -69,7 +75,9 @@ describe("native provider handlers", () => {
     const raw = checked.getInputs()?.toJavaScript() as Record<string, unknown>;
     expect(raw.name).toBe("cn07");
     expect(raw.attributes).toEqual({ mgt: "ipmi", ip: "10.0.0.7" });
-    expect(raw.secretAttributes).toEqual(secret({ bmcpassword: "native-pw-1" }));
+    expect(raw.secretAttributes).toEqual(
+      secret({ bmcpassword: "native-pw-1", bmcusername: "native-bmc-user-1" }),
+    );
 
     const created = await call<provproto.CreateResponse>(
       "create",
@@ -77,9 +85,18 @@ describe("native provider handlers", () => {
     );
     expect(created.getId()).toBe("cn07");
     const outputs = created.getProperties()?.toJavaScript() as Record<string, unknown>;
-    expect(outputs.secretAttributes).toEqual(secret({ bmcpassword: "native-pw-1" }));
-    expect(JSON.stringify(outputs.allAttributes)).not.toContain("native-pw-1");
-    expect(await admin.nodes.get("cn07")).toMatchObject({ ip: "10.0.0.7", bmcpassword: "native-pw-1" });
+    expect(outputs.secretAttributes).toEqual(
+      secret({ bmcpassword: "native-pw-1", bmcusername: "native-bmc-user-1" }),
+    );
+    // Every output but the secret one is stored as it is: neither value may be in them.
+    const { secretAttributes: _secret, ...plainOutputs } = outputs;
+    expect(JSON.stringify(plainOutputs)).not.toMatch(/native-pw-1|native-bmc-user-1/);
+    expect(outputs.allAttributes).toMatchObject({ ip: "10.0.0.7", mgt: "ipmi" });
+    expect(await admin.nodes.get("cn07")).toMatchObject({
+      ip: "10.0.0.7",
+      bmcpassword: "native-pw-1",
+      bmcusername: "native-bmc-user-1",
+    });
   });
 
   it("check failures name the field, before anything reaches xCAT", async () => {

@@ -62,7 +62,12 @@ export function attributeInputs(attributes: pulumi.Input<Record<string, pulumi.I
     const secret: Record<string, pulumi.Input<string>> = {};
     for (const [name, value] of Object.entries(attributes ?? {})) {
       if (isSecretAttribute(name)) secret[name] = value;
-      else plain[name] = value;
+      else if (pulumi.Output.isInstance(value)) {
+        // Left out of a map when undefined: each value lands in exactly one of the two.
+        const { ifPlain, ifSecret } = bySecretness(value as pulumi.Output<string>);
+        plain[name] = ifPlain as pulumi.Output<string>;
+        secret[name] = ifSecret as pulumi.Output<string>;
+      } else plain[name] = value;
     }
     return { attributes: plain, secretAttributes: pulumi.secret(secret) };
   }
@@ -74,6 +79,27 @@ export function attributeInputs(attributes: pulumi.Input<Record<string, pulumi.I
       all.apply((values) => (isPlainObject(values) ? splitSecretAttributes(values).secret : {})),
     ),
   };
+}
+
+/**
+ * An output under an ordinary name goes to `attributes` when it is plain and to
+ * `secretAttributes` when the program made it a secret (a BMC user from `config.requireSecret`):
+ * in `attributes` its value would come back through `allAttributes`, which is not secret, and so
+ * reach the state in plain text. Each side is undefined (left out of its map) when the value
+ * belongs to the other. The choice rests on the secret flag alone, which is known even when the
+ * value is not (a preview before the value's resource exists), so an unknown value is never put
+ * on both sides; and the side that does not hold the value does not take on its flag.
+ */
+function bySecretness(value: pulumi.Output<string>): {
+  ifPlain: pulumi.Output<string | undefined>;
+  ifSecret: pulumi.Output<string | undefined>;
+} {
+  const secretness = pulumi.output(pulumi.isSecret(value));
+  const side = (wanted: boolean) =>
+    secretness.apply((isSecret) => (isSecret === wanted ? value : pulumi.output(undefined))) as pulumi.Output<
+      string | undefined
+    >;
+  return { ifPlain: side(false), ifSecret: side(true) };
 }
 
 function isPromise(value: unknown): value is Promise<unknown> {
