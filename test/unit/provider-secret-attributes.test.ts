@@ -67,6 +67,38 @@ describe("password-like attributes in messages and inputs", () => {
     expect(await (secret as unknown as { isSecret: Promise<boolean> }).isSecret).toBe(true);
   });
 
+  /** The value of an input once resolved, and whether it is a secret. */
+  async function resolved(input: pulumi.Input<unknown>): Promise<{ value: unknown; secret: boolean }> {
+    const output = pulumi.output(input);
+    const value = await new Promise((resolve) => output.apply((v) => resolve(v)));
+    return { value, secret: await pulumi.isSecret(output) };
+  }
+
+  it("routes a value given as a secret to the secret inputs whatever its name, and keeps the rest plain", async () => {
+    const inputs = attributeInputs({
+      mgt: "ipmi",
+      bmc: pulumi.output("10.1.0.7"),
+      bmcusername: pulumi.secret("bmc-user-x1"),
+    });
+    const plain = await resolved(inputs.attributes);
+    expect(plain).toEqual({ value: { mgt: "ipmi", bmc: "10.1.0.7" }, secret: false });
+    const secret = await resolved(inputs.secretAttributes);
+    expect(secret).toEqual({ value: { bmcusername: "bmc-user-x1" }, secret: true });
+  });
+
+  it("routes a map that is a secret as a whole to the secret inputs", async () => {
+    const inputs = attributeInputs(pulumi.secret({ mgt: "ipmi", bmcusername: "bmc-user-x2" }));
+    expect(await resolved(inputs.attributes)).toEqual({ value: {}, secret: false });
+    expect(await resolved(inputs.secretAttributes)).toEqual({
+      value: { mgt: "ipmi", bmcusername: "bmc-user-x2" },
+      secret: true,
+    });
+    // A plain map given as an output is split by name, as before.
+    const byName = attributeInputs(pulumi.output({ mgt: "ipmi", bmcpassword: "pw-x3" }));
+    expect(await resolved(byName.attributes)).toEqual({ value: { mgt: "ipmi" }, secret: false });
+    expect((await resolved(byName.secretAttributes)).value).toEqual({ bmcpassword: "pw-x3" });
+  });
+
   it("names a misspelt password attribute with a hint and never prints its value", () => {
     const problems = attributeMapProblems({ bmcpasword: SECRET_VALUE }, "secretAttributes", "node");
     expect(problems.join("\n")).toMatch(/'bmcpasword' is not a node attribute.*did you mean 'bmcpassword'/);

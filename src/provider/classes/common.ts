@@ -72,13 +72,20 @@ export function attributeInputs(attributes: pulumi.Input<Record<string, pulumi.I
     return { attributes: plain, secretAttributes: pulumi.secret(secret) };
   }
   // The map itself is an output or a promise: its keys are only known once it resolves.
+  // A map that is a secret as a whole is secret in every value: all of it goes to secretAttributes.
   const all = pulumi.output(attributes) as pulumi.Output<Record<string, string>>;
-  return {
-    attributes: all.apply((values) => (isPlainObject(values) ? splitSecretAttributes(values).plain : values)),
-    secretAttributes: pulumi.secret(
-      all.apply((values) => (isPlainObject(values) ? splitSecretAttributes(values).secret : {})),
-    ),
-  };
+  const wholeSecret = pulumi.output(pulumi.isSecret(all));
+  const split = (side: "plain" | "secret") =>
+    wholeSecret.apply((isSecret) =>
+      isSecret
+        ? side === "plain"
+          ? pulumi.output({})
+          : all
+        : all.apply((values) =>
+            isPlainObject(values) ? splitSecretAttributes(values)[side] : side === "plain" ? values : {},
+          ),
+    );
+  return { attributes: split("plain"), secretAttributes: pulumi.secret(split("secret")) };
 }
 
 /**
