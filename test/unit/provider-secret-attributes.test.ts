@@ -69,7 +69,7 @@ describe("password-like attributes in messages and inputs", () => {
 
   /** The value of an input once resolved, and whether it is a secret. */
   async function resolved(input: pulumi.Input<unknown>): Promise<{ value: unknown; secret: boolean }> {
-    const output = pulumi.output(input);
+    const output = pulumi.output(input) as pulumi.Output<unknown>;
     const value = await new Promise((resolve) => output.apply((v) => resolve(v)));
     return { value, secret: await pulumi.isSecret(output) };
   }
