@@ -39,6 +39,9 @@
 #                 is planned; the summary files and the plan are written first
 #   POLICY_CONFIG a policy config file (JSON) for the policy pack: rules' enforcement levels, and
 #                 deployment-image-declared's externalImages
+#   APPROVED_BY   who approved the plan (review.sh up): written with the plan's checksum and the
+#                 reviewed commit into the update's message in the stack's history
+#                 (`pulumi stack history`), so the history says which review each apply applied
 #   REVIEW_DIR    where the files go (default .xcat-review)
 #   XCAT_EMULATOR_BOOT_SECONDS  how long an emulated node takes to boot (default 5)
 set -euo pipefail
@@ -160,8 +163,15 @@ if [[ "$mode" == up ]]; then
   # Not --skip-preview: the engine first previews against the plan, so a plan that no longer holds
   # is refused before any resource is touched.
   log="$review_dir/up.log"
+  # The stack's history records which review this apply applied and who approved it: the plan's
+  # checksum and the commit are the ones the review comment ends with.
+  reviewed_commit="$(grep -o 'Commit `[^`]*`' "$review_dir/review.md" 2>/dev/null | head -n 1 | tr -d '`' | cut -d' ' -f2 || true)"
+  message="review.sh up: plan sha256 $(sha256sum "$plan" | cut -d' ' -f1)"
+  message+=", reviewed at commit ${reviewed_commit:-unknown (no review.md with the plan)}"
+  message+=", approved by ${APPROVED_BY:-nobody named (APPROVED_BY not set)}"
   status=0
-  pulumi up --yes --non-interactive --plan "$plan" "${stack_args[@]}" "${policy_args[@]}" 2>&1 | tee "$log" || status=${PIPESTATUS[0]}
+  pulumi up --yes --non-interactive --plan "$plan" --message "$message" "${stack_args[@]}" "${policy_args[@]}" 2>&1 |
+    tee "$log" || status=${PIPESTATUS[0]}
   if [[ "$status" -ne 0 ]] && grep -qE 'violates plan|not allowed by the plan|no plan for resource|Expected a new resource plan' "$log"; then
     echo >&2
     if grep -q '^Updating (' "$log"; then

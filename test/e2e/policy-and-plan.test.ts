@@ -10,7 +10,8 @@
  *   the program is the reviewed one again.
  */
 
-import { existsSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -144,9 +145,22 @@ describe("examples/ci/review.sh: approved is applied", () => {
     // the dynamic provider receives the whole stack config, so even `loginNodes: 1`, the default,
     // differs from the reviewed plan.)
     await ws.run(["config", "rm", "loginNodes"]);
-    const apply = await script("up");
+    const apply = await script("up", { APPROVED_BY: "ana (pull request #7)" });
     expect(apply.exitCode, apply.stdout + apply.stderr).toBe(0);
     expect(await ws.lastChanges()).toMatchObject({ update: 2, create: 1, delete: 1 });
+    // The stack's history says which review this apply applied and who approved it: the plan's
+    // checksum and the commit the review comment ends with (issue #37 item 6).
+    const planSha = createHash("sha256")
+      .update(readFileSync(join(reviewDir, "plan.json")))
+      .digest("hex");
+    const reviewedCommit = /Commit `([^`]*)`/.exec(readFileSync(join(reviewDir, "review.md"), "utf8"))?.[1];
+    expect(reviewedCommit).toBeDefined();
+    const history = JSON.parse((await ws.run(["stack", "history", "--json"])).stdout) as Array<{
+      message?: string;
+    }>;
+    expect(history[0]?.message).toBe(
+      `review.sh up: plan sha256 ${planSha}, reviewed at commit ${reviewedCommit}, approved by ana (pull request #7)`,
+    );
     expect(emulator.state.getObject("group", "compute")).toMatchObject({
       provmethod: "rhels9.5-x86_64-netboot-compute",
     });

@@ -73,7 +73,11 @@ describe("examples/ci", () => {
     expect(asMap(keep?.with).name).toBe("xcat-review");
     expect(String(asMap(keep?.with).path)).toContain(".xcat-review/plan.json");
     const upCommands = commandsOf(up);
-    expect(upCommands.find((command) => command.includes("gh run download"))).toContain("--name xcat-review");
+    const fetchPlan = upCommands.find((command) => command.includes("gh run download")) ?? "";
+    expect(fetchPlan).toContain("--name xcat-review");
+    // The pull request's approving reviewers go with the plan into the stack's history.
+    expect(fetchPlan).toMatch(/select\(\.state == "APPROVED"\)/);
+    expect(fetchPlan).toMatch(/APPROVED_BY=.*>> "\$GITHUB_ENV"/);
     expect(upCommands.slice(-2)).toEqual([`${SCRIPT} up`, `${APPLIED} record`]);
     expect(asMap(up.permissions).actions).toBe("read");
     expectOnlyTheScriptRunsPulumi([review, up]);
@@ -97,6 +101,9 @@ describe("examples/ci", () => {
     const upScript = up.script as string[];
     expect(upScript[1]).toMatch(/jobs\/\$job\/artifacts/);
     expect(upScript.at(-2)).toBe(`${SCRIPT} up`);
+    // Who approved the merge request goes with the plan into the stack's history (issue #37 item 6).
+    expect(upScript.at(-3)).toMatch(/merge_requests\/\$mr\/approvals/);
+    expect(upScript.at(-3)).toMatch(/export APPROVED_BY=/);
     expectOnlyTheScriptRunsPulumi([review, up, asMap(config.default)]);
   });
 
@@ -161,7 +168,12 @@ describe("examples/ci", () => {
       String(step.uses).startsWith("actions/download-artifact"),
     );
     expect(asMap(download?.with).name).toBe("xcat-review-main");
-    expect(commandsOf(applyMain)).toEqual(["npm ci", `${SCRIPT} up`, `${APPLIED} record`]);
+    const applyCommands = commandsOf(applyMain);
+    expect(applyCommands[0]).toBe("npm ci");
+    // The environment's approvers go with the plan into the stack's history (issue #37 item 6).
+    expect(applyCommands[1]).toMatch(/actions\/runs\/\$GITHUB_RUN_ID\/approvals/);
+    expect(applyCommands[1]).toMatch(/APPROVED_BY=.*>> "\$GITHUB_ENV"/);
+    expect(applyCommands.slice(2)).toEqual([`${SCRIPT} up`, `${APPLIED} record`]);
     expectOnlyTheScriptRunsPulumi([reviewMain, applyMain]);
   });
 
@@ -187,7 +199,9 @@ describe("examples/ci", () => {
     expect(asMap(reviewMain.artifacts).paths).toContain(".xcat-review/plan.json");
     expect(applyMain.needs).toEqual(["xcat-review-main"]);
     expect(applyMain.resource_group).toBe(up.resource_group);
-    expect((applyMain.script as string[])[0]).toBe(`${SCRIPT} up`);
+    expect((applyMain.script as string[])[0]).toBe(
+      `APPROVED_BY="$GITLAB_USER_LOGIN (manual job $CI_JOB_ID)" ${SCRIPT} up`,
+    );
     expect((applyMain.script as string[])[1]).toContain(`${APPLIED} record`);
     expectOnlyTheScriptRunsPulumi([reviewMain, applyMain]);
   });
