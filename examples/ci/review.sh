@@ -3,13 +3,17 @@
 # (github-workflow.yml), GitLab CI (gitlab-ci.yml) and the project's own e2e tests
 # (test/e2e/review-ci.test.ts, test/e2e/policy-and-plan.test.ts), so what the tests run is what CI runs.
 #
-#   review.sh preview   pulumi preview --json --save-plan, then pulumi-xcat review: the summary in
-#                       text on standard output and in $REVIEW_DIR/review.txt, in markdown (for the
-#                       pull request comment) in $REVIEW_DIR/review.md, and the update plan that was
-#                       reviewed in $REVIEW_DIR/plan.json with the values xCAT holds for every node
-#                       attribute it changes in $REVIEW_DIR/pins.json (carry both to the merge job)
-#   review.sh up        pulumi-xcat pins check, then pulumi up --plan $REVIEW_DIR/plan.json (after
-#                       the merge): applies what was reviewed, and stops before anything else when
+#   review.sh preview   pulumi preview --refresh --json --save-plan, then pulumi-xcat review: the
+#                       summary in text on standard output and in $REVIEW_DIR/review.txt, in markdown
+#                       (for the pull request comment) in $REVIEW_DIR/review.md, and the update plan
+#                       that was reviewed in $REVIEW_DIR/plan.json with the values xCAT holds for every
+#                       node attribute it changes in $REVIEW_DIR/pins.json (carry both to the merge
+#                       job). The refresh reads the cluster first (in memory: a preview writes no
+#                       state), so the review lists what was changed or deleted by hand since the last
+#                       apply and the change will put back, marked "(changed by hand)"
+#   review.sh up        pulumi-xcat pins check, a refresh of exactly the objects the review showed
+#                       as changed by hand (pulumi refresh --target), then pulumi up --plan
+#                       $REVIEW_DIR/plan.json (after the merge): applies what was reviewed, and stops before anything else when
 #                       the program or the cluster has changed so that the plan no longer holds, or
 #                       an attribute the plan changes was edited on xCAT since the review (exit 4:
 #                       run the review again)
@@ -160,6 +164,17 @@ if [[ "$mode" == up ]]; then
     echo "The values the review read could not be read again, so nothing was applied." >&2
     exit "$status"
   fi
+  # The objects the review showed as changed or deleted by hand: the plan (made after a refresh)
+  # expects them as the cluster holds them, the state still records them as they were. Refresh
+  # those, and only those: an edit made after the review to any other object stays out of the
+  # apply, as no review showed it (and the pins above cover every attribute of the nodes refreshed).
+  mapfile -t hand_edited < <(pulumi-xcat pins targets "$pins" --plan "$plan")
+  if [[ "${#hand_edited[@]}" -gt 0 ]]; then
+    echo "Refreshing the ${#hand_edited[@]} object(s) the review showed as changed or deleted by hand:"
+    targets=()
+    for urn in "${hand_edited[@]}"; do targets+=(--target "$urn"); done
+    pulumi refresh --yes --non-interactive --skip-preview "${targets[@]}" "${stack_args[@]}"
+  fi
   # Not --skip-preview: the engine first previews against the plan, so a plan that no longer holds
   # is refused before any resource is touched.
   log="$review_dir/up.log"
@@ -188,13 +203,13 @@ fi
 # A new review replaces the last one whole: never leave a plan behind that this review did not make.
 rm -f "$plan" "$review_dir/pins.json" "$review_dir/preview.json" "$review_dir/review.md" "$review_dir/review.txt"
 status=0
-pulumi preview --json --non-interactive --save-plan "$plan" "${stack_args[@]}" "${policy_args[@]}" \
+pulumi preview --refresh --json --non-interactive --save-plan "$plan" "${stack_args[@]}" "${policy_args[@]}" \
   >"$review_dir/preview.json" || status=$?
 if [[ "$status" -ne 0 ]]; then
   # `preview --json` reports a failure as "preview failed" alone, without the errors or the policy
   # violations behind it: preview once more in text, which shows them.
   echo "pulumi preview failed; the same preview in text, to show why:" >&2
-  pulumi preview --non-interactive "${stack_args[@]}" "${policy_args[@]}" >"$review_dir/preview-failed.txt" 2>&1 || true
+  pulumi preview --refresh --non-interactive "${stack_args[@]}" "${policy_args[@]}" >"$review_dir/preview-failed.txt" 2>&1 || true
   cat "$review_dir/preview-failed.txt" >&2
   rm -f "$plan"
   # The comment says why there is nothing to approve: the errors and policy violations (each names

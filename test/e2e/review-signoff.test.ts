@@ -49,7 +49,7 @@ async function byHand(node: string, attributes: Record<string, string>): Promise
   }
 }
 
-describe("examples/ci/review.sh: the values a review read are pinned for the apply", () => {
+describe("examples/ci/review.sh: what is applied is what the review showed", () => {
   it("refuses the apply before any write when a reviewed attribute was edited by hand, and applies when only an untouched one was", async () => {
     const sandbox = inject("e2eSandbox");
     const ws = await PulumiWorkspace.create({
@@ -125,5 +125,66 @@ describe("examples/ci/review.sh: the values a review read are pinned for the app
     expect(comment).toContain("the preview failed, nothing to approve");
     expect(comment).toContain("unique-node-bmc");
     expect(comment).toMatch(/bmc 10\.1\.200\.2 is given to both Node "login0[12]"/);
+  });
+
+  // Issue #37 item 2: the review of an unrelated change lists what was changed or deleted by hand
+  // since the last apply, and the apply leaves the cluster as the program says.
+  it("a review of an unrelated change lists a node deleted by hand and two values changed by hand as drift it puts back, and the apply does", async () => {
+    const ws = workspace;
+    if (ws === undefined) throw new Error("the test before brings the stack up");
+    const script = (mode: string) =>
+      ws.exec("bash", [reviewScript, mode], { allowFailure: true, env: { STACK: ws.stackName } });
+    // The program as applied (login01's bmc .11). Since the apply, login01's ip has been .111 (set
+    // by hand before it, and kept); now its arch is changed and login02 is deleted, by hand.
+    await ws.setConfig("login01Bmc", "10.1.200.11");
+    await byHand("login01", { arch: "ppc64le" });
+    const admin = new XcatClient({
+      url: emulator.url,
+      username: "root",
+      password: EMULATOR_DEFAULT_PASSWORD,
+    });
+    try {
+      await admin.nodes.delete("login02");
+    } finally {
+      await admin.close();
+    }
+    // The pull request: a node added, which has nothing to do with the hand edits.
+    await ws.setConfig("login03", "true");
+    const review = await script("preview");
+    expect(review.exitCode, review.stderr).toBe(0);
+    const lines = review.stdout.split("\n");
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        "! 2 objects changed or deleted by hand on the management node, put back as the program says: login[01-02]",
+        "~ arch: ppc64le (changed by hand) → x86_64 on login01 (1 node)",
+        "~ ip: 10.0.0.111 (changed by hand) → 10.0.0.11 on login01 (1 node)",
+        "+ 1 node login02 in group login (deleted by hand, re-created)",
+        "+ 1 node login03 in group login",
+      ]),
+    );
+    expect(lines.filter((line) => line.includes("by hand"))).toHaveLength(4);
+    // The state is as the last apply left it: the review's refresh was in memory.
+    expect((await ws.exportState()).resources.map((resource) => resource.urn)).toContainEqual(
+      expect.stringMatching(/::login02$/),
+    );
+
+    const applied = await script("up");
+    expect(applied.exitCode, applied.stdout + applied.stderr).toBe(0);
+    expect(applied.stdout).toContain(
+      "Refreshing the 2 object(s) the review showed as changed or deleted by hand:",
+    );
+    expect(await ws.lastChanges()).toMatchObject({ create: 2, update: 1 });
+    expect(emulator.state.getObject("node", "login01")).toMatchObject({
+      arch: "x86_64",
+      ip: "10.0.0.11",
+      bmc: "10.1.200.11",
+    });
+    for (const node of ["login02", "login03"])
+      expect(emulator.state.getObject("node", node)).toMatchObject({ groups: "login,all", mgt: "ipmi" });
+    // Nothing is left between the program and the cluster.
+    const after = await ws.run(["preview", "--refresh", "--expect-no-changes"], {
+      allowFailure: true,
+    });
+    expect(after.exitCode, after.stdout + after.stderr).toBe(0);
   });
 });

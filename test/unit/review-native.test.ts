@@ -149,6 +149,19 @@ function everyKind(token: (kind: string) => string) {
         { name: "domain", value: "a" },
         { name: "domain", value: "b" },
       ),
+      // `preview --refresh`: login01's bmc was changed by hand since the last update; the change puts it back.
+      step("refresh", "Node", "login01", {
+        name: "login01",
+        groups: ["all"],
+        attributes: { bmc: "10.1.0.1" },
+      }),
+      step(
+        "update",
+        "Node",
+        "login01",
+        { name: "login01", groups: ["all"], attributes: { bmc: "10.1.0.99" } },
+        { name: "login01", groups: ["all"], attributes: { bmc: "10.1.0.1" } },
+      ),
     ],
   };
 }

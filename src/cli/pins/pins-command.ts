@@ -11,6 +11,8 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import type { XcatClient } from "../../client";
+import { handEditTargets } from "../review/hand-edits";
+import { changedPaths, valueAt } from "../review/plan-summary";
 import {
   describeGone,
   describeMoved,
@@ -29,11 +31,15 @@ export const EXIT_MOVED = 4;
 
 const HELP = `Usage: pulumi-xcat pins save <preview.json> --plan <plan.json> --out <pins.json>
        pulumi-xcat pins check <pins.json> --plan <plan.json>
+       pulumi-xcat pins targets <pins.json> --plan <plan.json>
 
-save   reads, from the stack's management node, the values xCAT holds now for every node
-       attribute the plan changes, and writes them with the plan's checksum (secrets as digests)
-check  reads them again and exits ${EXIT_MOVED}, naming node and attribute, when one moved since the
-       review (or the pins are of another plan); run it just before \`pulumi up --plan\`
+save     reads, from the stack's management node, the values xCAT holds now for every node
+         attribute the plan changes, and writes them with the plan's checksum (secrets as digests)
+         and the resources the plan puts back after a hand edit (seen by \`pulumi preview --refresh\`)
+check    reads them again and exits ${EXIT_MOVED}, naming node and attribute, when one moved since the
+         review (or the pins are of another plan); run it just before \`pulumi up --plan\`
+targets  prints the URNs to refresh (\`pulumi refresh --target\`) before the apply, one a line:
+         the resources the reviewed plan puts back after a hand edit
 
 Run it where \`pulumi preview\` ran (the stack config xcat:*, else XCAT_* variables).
 `;
@@ -89,6 +95,7 @@ async function save(file: string, plan: string, out: string): Promise<number> {
     config?: Record<string, unknown>;
     steps?: Array<{ urn?: unknown }>;
   };
+  const refreshTargets = handEditTargets(preview, changedPaths, valueAt);
   const { stackOf } = await import("../review/cluster-reads.js");
   const connection = Object.fromEntries(
     Object.entries(preview.config ?? {}).filter(([key]) => key.startsWith("xcat:")),
@@ -107,23 +114,41 @@ async function save(file: string, plan: string, out: string): Promise<number> {
     stack,
     connection,
     pins,
+    refreshTargets,
   };
   await writeFile(out, `${JSON.stringify(written, null, 2)}\n`);
   for (const pin of pins) process.stdout.write(`${describePin(pin)}\n`);
   return 0;
 }
 
-async function check(file: string, plan: string): Promise<number> {
+/** The pins file of `plan`, or the sentence that says why it is not (then exit {@link EXIT_MOVED}). */
+async function pinsOf(file: string, plan: string): Promise<PinsFile | string> {
   const pinsFile = JSON.parse(await readFile(file, "utf8")) as PinsFile;
-  if (pinsFile.version !== PINS_VERSION) {
-    process.stderr.write(`${file} is of format ${pinsFile.version}, not ${PINS_VERSION}: review again.\n`);
+  if (pinsFile.version !== PINS_VERSION)
+    return `${file} is of format ${pinsFile.version}, not ${PINS_VERSION}: review again.`;
+  if (pinsFile.planSha256 !== planChecksum(await readFile(plan))) {
+    return (
+      `${file} pins the values of another review than ${plan} (its checksum differs): the plan and its pins ` +
+      "must come from the same review.sh preview. Nothing was applied."
+    );
+  }
+  return pinsFile;
+}
+
+async function targets(file: string, plan: string): Promise<number> {
+  const pinsFile = await pinsOf(file, plan);
+  if (typeof pinsFile === "string") {
+    process.stderr.write(`${pinsFile}\n`);
     return EXIT_MOVED;
   }
-  if (pinsFile.planSha256 !== planChecksum(await readFile(plan))) {
-    process.stderr.write(
-      `${file} pins the values of another review than ${plan} (its checksum differs): the plan and its pins ` +
-        "must come from the same review.sh preview. Nothing was applied.\n",
-    );
+  for (const urn of pinsFile.refreshTargets) process.stdout.write(`${urn}\n`);
+  return 0;
+}
+
+async function check(file: string, plan: string): Promise<number> {
+  const pinsFile = await pinsOf(file, plan);
+  if (typeof pinsFile === "string") {
+    process.stderr.write(`${pinsFile}\n`);
     return EXIT_MOVED;
   }
   if (pinsFile.pins.length === 0) return 0;
@@ -154,12 +179,13 @@ export async function run(argv: readonly string[]): Promise<number> {
   const { positional, flags } = parseArgs(rest);
   const plan = flags.get("--plan");
   const [file] = positional;
-  if ((mode !== "save" && mode !== "check") || file === undefined || !plan) {
+  if ((mode !== "save" && mode !== "check" && mode !== "targets") || file === undefined || !plan) {
     process.stderr.write(`pulumi-xcat pins: bad arguments\n\n${HELP}`);
     return 2;
   }
   try {
     if (mode === "check") return await check(file, plan);
+    if (mode === "targets") return await targets(file, plan);
     const out = flags.get("--out");
     if (!out) {
       process.stderr.write(`pulumi-xcat pins save: --out is required\n\n${HELP}`);

@@ -9,15 +9,27 @@
  * them neither blocks the apply nor is written by it (the update writes only what the plan
  * changes).
  *
+ * A node the change puts back after a hand edit (hand-edits.ts) is refreshed before the apply, so
+ * every attribute it declares would be written from the program: all of them are pinned, and the
+ * pins file lists the resources to refresh (`refreshTargets`), tied to the plan by its checksum.
+ *
  * Pure: the reads come in as functions, so every case is unit-tested.
  */
 import { createHash } from "node:crypto";
 import { compareStrings } from "../../contract/noderange";
 import { isSecretAttribute } from "../../provider/attributes";
-import { changedPaths, isPlainMap, objectName, type PreviewStep, shortType } from "../review/plan-summary";
+import { handEditOf, recordedStates } from "../review/hand-edits";
+import {
+  changedPaths,
+  isPlainMap,
+  objectName,
+  type PreviewStep,
+  shortType,
+  valueAt,
+} from "../review/plan-summary";
 
 /** The pins file's format version: a file of another version is refused, not guessed at. */
-export const PINS_VERSION = 1;
+export const PINS_VERSION = 2;
 
 /** One node attribute the plan writes, and what xCAT held for it when the review read it. */
 export interface Pin {
@@ -35,18 +47,22 @@ export interface PinsFile {
   /** The stack config's `xcat:*` keys as the preview showed them (secrets as `[secret]`). */
   readonly connection: Readonly<Record<string, unknown>>;
   readonly pins: readonly Pin[];
+  /** The resources the change puts back after a hand edit: refreshed just before the apply. */
+  readonly refreshTargets: readonly string[];
 }
 
 /** What to pin: the node attributes each update step of the stack's own management node changes. */
 export function pinTargets(preview: unknown): Map<string, Set<string>> {
   const targets = new Map<string, Set<string>>();
   const steps = (preview as { steps?: PreviewStep[] } | null)?.steps ?? [];
+  const recorded = recordedStates(preview);
   for (const step of steps) {
     if (step.op !== "update" || shortType(step) !== "xcat:Node") continue;
     const inputs = step.newState?.inputs ?? step.oldState?.inputs;
     // A node with its own connection lives on another management node than the one pins read.
     if (inputs?.connection !== undefined && inputs.connection !== null) continue;
-    const attributes = changedAttributes(step);
+    const handEdited = handEditOf(step, recorded, changedPaths(step), valueAt).kind !== "none";
+    const attributes = handEdited ? declaredAttributes(step) : changedAttributes(step);
     if (attributes.length === 0) continue;
     const name = objectName(step);
     const set = targets.get(name) ?? new Set<string>();
@@ -71,6 +87,18 @@ function changedAttributes(step: PreviewStep): string[] {
     const next = isPlainMap(after) ? after : {};
     for (const name of new Set([...Object.keys(old), ...Object.keys(next)]))
       if (JSON.stringify(old[name]) !== JSON.stringify(next[name])) names.add(name);
+  }
+  return [...names];
+}
+
+/** Every attribute a node update declares or held: what the refresh before the apply exposes. */
+function declaredAttributes(step: PreviewStep): string[] {
+  const names = new Set<string>();
+  for (const state of [step.oldState, step.newState]) {
+    for (const key of ["attributes", "secretAttributes"]) {
+      const map = state?.inputs?.[key];
+      if (isPlainMap(map)) for (const name of Object.keys(map)) names.add(name);
+    }
   }
   return [...names];
 }

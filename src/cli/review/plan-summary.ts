@@ -25,6 +25,7 @@ import {
 } from "../stack-resources";
 import { cannotMoveToConfluent } from "./cannot-move";
 import { type ClusterFacts, type PlannedEdits, showNodeValue } from "./cluster-facts";
+import { type HandEdit, handEditOf, recordedStates } from "./hand-edits";
 import { nameServiceLines } from "./name-service-lines";
 
 /** The kinds of change a review flags, in the order they are listed; each is a `--fail-on` word. */
@@ -37,6 +38,7 @@ export const DANGER_KINDS = [
   "adopt",
   "policy",
   "site",
+  "drift",
 ] as const;
 export type DangerKind = (typeof DANGER_KINDS)[number];
 
@@ -51,6 +53,10 @@ const DANGER_TEXT: Record<Exclude<DangerKind, "delete" | "group">, readonly [str
   adopt: ["existing object taken over", "existing objects taken over"],
   policy: ["policy change", "policy changes"],
   site: ["site attribute change", "site attribute changes"],
+  drift: [
+    "object changed or deleted by hand on the management node, put back as the program says",
+    "objects changed or deleted by hand on the management node, put back as the program says",
+  ],
 };
 
 export interface PreviewState {
@@ -682,6 +688,8 @@ export function summarizePlan(
   const providers = explicitProviders(all);
   const stackConfig = (preview as { config?: Record<string, unknown> } | null)?.config ?? {};
   const nameManagementNodes = steps.some(hasOwnConnection);
+  // With `preview --refresh`, what the state recorded before the refresh (hand-edits.ts).
+  const recorded = recordedStates(preview);
   for (const step of steps) {
     const type = shortType(step);
     const route = managementNodeRoute(step);
@@ -704,6 +712,8 @@ export function summarizePlan(
     builder.counts[op]++;
     const paths = changedPaths(step);
     const name = objectName(step);
+    const hand = handEditOf(step, recorded, paths, valueAt);
+    if (hand.kind !== "none") builder.danger("drift", [name]);
     if (op === "delete") builder.danger("delete", [name], type);
     if (op === "replace") builder.danger("replace", [name]);
     if (op === "adopt") builder.danger("adopt", [name]);
@@ -717,23 +727,30 @@ export function summarizePlan(
         .map(([attribute, change]) => `${attribute}: ${showValue(change)}`);
       line = builder.line(op, type, changes.length > 0 ? changes.join(", ") : "no attribute changes", name);
     } else if (op === "update" && (isNodeSet(type) || type === "xcat:Group")) {
-      const what = paths.map((path) => describePathChange(step, path, type, name, plan.facts)).join("; ");
+      const what = paths
+        .map((path) => describePathChange(step, path, type, name, plan.facts, hand))
+        .join("; ");
       line = builder.line(op, type, what || (type === "xcat:Deployment" ? "retry" : "repair"), name);
     } else if (op === "update") {
       for (const path of paths)
-        builder.line(op, type, describePathChange(step, path, type, name, plan.facts), name);
+        builder.line(op, type, describePathChange(step, path, type, name, plan.facts, hand), name);
       if (paths.length === 0) builder.line(op, type, "changed", name);
       continue;
     } else if (op === "replace") {
+      const byHand =
+        hand.kind === "edited" ? ` (${[...hand.recorded.keys()].map(label).join(", ")} changed by hand)` : "";
       line = builder.line(
         op,
         type,
-        paths.length > 0 ? `because ${paths.map(label).join(", ")} changed` : "",
+        paths.length > 0 ? `because ${paths.map(label).join(", ")} changed${byHand}` : "",
         name,
       );
     } else {
       const detail = type === "xcat:Node" && op === "create" ? newNodeDetail(step, name, plan) : undefined;
-      line = builder.line(op, type, membership(step), name, detail);
+      const what = [membership(step), hand.kind === "deleted" ? "(deleted by hand, re-created)" : ""]
+        .filter((part) => part)
+        .join(" ");
+      line = builder.line(op, type, what, name, detail);
     }
     if (type === "xcat:Deployment")
       deploymentEffects(step, op, plan, line.effect, builder.danger.bind(builder));
@@ -769,7 +786,9 @@ export function summarizePlan(
 
 /**
  * `provmethod: rocky9.3 (from group compute) → rocky9.4`: an attribute a node's program starts
- * or stops setting shows the value the node has (or will have) from its groups.
+ * or stops setting shows the value the node has (or will have) from its groups. A value changed
+ * by hand since the last update says so: `bmc: 10.1.1.33 (changed by hand) → 10.1.1.3`, or
+ * `(changed by hand from 10.1.1.3)` when the program changes it too.
  */
 function describePathChange(
   step: PreviewStep,
@@ -777,6 +796,7 @@ function describePathChange(
   type: string,
   name: string,
   facts: ClusterFacts | undefined,
+  hand: HandEdit,
 ): string {
   const oldValue = valueAt(step.oldState?.inputs, path);
   const newValue = valueAt(step.newState?.inputs, path);
@@ -790,6 +810,13 @@ function describePathChange(
     if (newValue === undefined) {
       after = shownNodeValue(facts, name, attribute, { nodes: new Map([[name, { [attribute]: "" }]]) });
     }
+  }
+  if (hand.kind === "edited" && hand.recorded.has(path)) {
+    const was = hand.recorded.get(path);
+    before +=
+      JSON.stringify(was) === JSON.stringify(newValue)
+        ? " (changed by hand)"
+        : ` (changed by hand from ${showValue(was)})`;
   }
   return `${label(path)}: ${before} → ${after}`;
 }
