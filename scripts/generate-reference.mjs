@@ -34,6 +34,9 @@ const IMPORT_IDS = {
   PowerState: "the noderange",
 };
 
+/** Kinds test/e2e/native-import.test.ts imports with the engine's `pulumi import` (YAML). */
+const IMPORT_TESTED = new Set(["Node", "Network", "GlobalConfAttribute", "TableRow"]);
+
 /** The spec module and export of each kind (src/provider/resources). */
 function specOf(kind) {
   const file = kind.replace(/[A-Z]/g, (c, i) => (i === 0 ? c.toLowerCase() : `-${c.toLowerCase()}`));
@@ -75,6 +78,7 @@ function typeText(schema, property) {
   if (property.type === "array") return `list of ${typeText(schema, property.items ?? {})}`;
   if (property.type === "object" && property.additionalProperties)
     return `map of ${typeText(schema, property.additionalProperties)}`;
+  if (property.oneOf) return property.oneOf.map((member) => typeText(schema, member)).join(" or ");
   if (property.enum) return property.enum.map((e) => `\`${JSON.stringify(e.value ?? e)}\``).join(" \\| ");
   return property.type ?? "any";
 }
@@ -87,6 +91,11 @@ function defaultOf(description = "") {
     /\bDefault ([^.]+)\./.exec(description) ??
     /\bdefaults to ([^.;]+)[.;]/.exec(description);
   return match?.[1]?.trim() ?? "";
+}
+
+function changeText(name, replacing) {
+  if (name === "connection") return "replaces when it names another server";
+  return replacing.has(name) ? "replaces" : "updates in place";
 }
 
 function cell(text) {
@@ -182,7 +191,7 @@ function page(schema, kind) {
     // The native provider's NAME_DEFAULTS: an optional `name` is the resource's name.
     const dflt = stated || (name === "name" && !required.has(name) ? "the Pulumi resource name" : "");
     out.push(
-      `| \`${name}\` | ${cell(typeText(schema, property))}${property.secret ? " (secret)" : ""} | ${required.has(name) ? "yes" : "no"} | ${dflt} | ${replacing.has(name) ? "replaces" : "updates in place"} | ${cell(property.description)} |`,
+      `| \`${name}\` | ${cell(typeText(schema, property))}${property.secret ? " (secret)" : ""} | ${required.has(name) ? "yes" : "no"} | ${dflt} | ${changeText(name, replacing)} | ${cell(property.description)} |`,
     );
   }
   out.push(
@@ -206,7 +215,10 @@ function page(schema, kind) {
     "",
     "## Import",
     "",
-    `The id is ${IMPORT_IDS[kind]}. In YAML, Python and Go programs: \`pulumi import xcat:index:${kind} <resource name> <id>\`; in TypeScript programs \`${kind}.get(name, id)\` reads the object without managing it, and \`pulumi-xcat import\` writes a program for a whole cluster ([support matrix](../support-matrix.md)).`,
+    `The id is ${IMPORT_IDS[kind]}.`,
+    "",
+    `- YAML: \`pulumi import xcat:index:${kind} <resource name> <id>\`${IMPORT_TESTED.has(kind) ? " (test/e2e/native-import.test.ts imports this kind)" : " (the native provider's import; no test imports this kind yet)"}. Python and Go programs reach the same provider but are not run here ([support matrix](../support-matrix.md), note N1).`,
+    `- TypeScript: the engine's \`pulumi import\` does not work for dynamic resources (support matrix, note N6). \`${kind}.get(name, id)\` reads the object without managing it${"adopt" in resource.inputProperties ? ", `adopt: true` takes it over" : ""}, and \`pulumi-xcat import\` writes a program for a whole cluster ([bring-a-cluster-under-code.md](../bring-a-cluster-under-code.md)).`,
     "",
     "## Examples",
   );
