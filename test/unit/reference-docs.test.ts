@@ -19,7 +19,8 @@ beforeAll(async () => {
   const script = pathToFileURL(resolve(repoRoot, "scripts/generate-reference.mjs")).href;
   const { referencePages } = (await import(script)) as { referencePages: () => Map<string, string> };
   pages = referencePages();
-});
+  // Loading the compiled specs (client, undici, zod) takes seconds on a loaded machine.
+}, 120_000);
 
 describe("docs/reference", () => {
   it("has a page per resource kind of the native provider's schema, and an index", () => {
