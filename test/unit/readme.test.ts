@@ -1,5 +1,5 @@
 /**
- * The README's client section quotes examples/client-script, which the client tests run: the
+ * docs/client.md (the README's map links it) quotes examples/client-script, which the client tests run: the
  * calls it shows must be the script's calls, in the script's order.
  */
 import { readFileSync } from "node:fs";
@@ -8,9 +8,9 @@ import { expect, it } from "vitest";
 
 const repoRoot = resolve(import.meta.dirname, "../..");
 
-it("the README's client snippet makes the same client calls as examples/client-script, in order", () => {
-  const readme = readFileSync(resolve(repoRoot, "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("## The client on its own"));
+it("docs/client.md's client snippet makes the same client calls as examples/client-script, in order", () => {
+  const page = readFileSync(resolve(repoRoot, "docs/client.md"), "utf8");
+  const section = page.slice(page.indexOf("# The client on its own"));
   const snippet = /```ts\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
   const script = readFileSync(resolve(repoRoot, "examples/client-script/index.mts"), "utf8");
   const calls = (text: string) => [...text.matchAll(/client\.([a-z]+\.[a-zA-Z]+|close)\(/g)].map((m) => m[1]);

@@ -39,11 +39,11 @@ describe("review of a real lab preview", () => {
 });
 
 /**
- * The README's sample: `pulumi preview --json` of the demo lab with two racks of 32 after
+ * The sample of docs/review-and-sign-off.md (moved there from the README): `pulumi preview --json` of the demo lab with two racks of 32 after
  * `config set computeOs rhels9.5` and `config set loginNodes 2` (pulumi v3.259.0, `__provider`
  * inputs removed). The same change is reviewed live by test/e2e/review-ci.test.ts.
  */
-describe("review of the lab's image roll (the README's sample)", () => {
+describe("review of the lab's image roll (docs/review-and-sign-off.md's sample)", () => {
   const roll: unknown = JSON.parse(
     readFileSync(join(import.meta.dirname, "fixtures/lab-preview-image-roll.json"), "utf8"),
   );
@@ -97,8 +97,8 @@ describe("review of the lab's image roll (the README's sample)", () => {
     ]);
   });
 
-  it("is what README.md shows, and the markdown lines README quotes are what review writes", () => {
-    const readme = readFileSync(join(import.meta.dirname, "../../README.md"), "utf8");
+  it("is what docs/review-and-sign-off.md shows, and the markdown lines it quotes are what review writes", () => {
+    const readme = readFileSync(join(import.meta.dirname, "../../docs/review-and-sign-off.md"), "utf8");
     expect(readme).toContain(`\`\`\`\n${text}\`\`\``);
     const markdown = renderMarkdown(summarizePlan(roll, lab, site)).split("\n");
     const quoted = /```markdown\n([\s\S]*?)```/.exec(readme)?.[1]?.trimEnd().split("\n") ?? [];
