@@ -12,8 +12,8 @@
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../src/emulator";
-import { PulumiWorkspace } from "./support/pulumi-workspace";
 import { outputOf, REST_PASSWORD } from "./reliability/support";
+import { PulumiWorkspace } from "./support/pulumi-workspace";
 
 /** Requests that could change xCAT, per route (logins aside). */
 function writes(emulator: RunningEmulator): Record<string, number> {
