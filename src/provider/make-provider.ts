@@ -27,7 +27,10 @@ const SECRET_INPUTS = new Set(["secretAttributes", "connection"]);
  * problem"), so a failure on an input that holds a password is given without its property: the
  * engine then prints only the reason, which names the field itself.
  */
-function withoutSecretValue(failure: InputFailure, inputs: Readonly<Record<string, unknown>>): InputFailure {
+export function withoutSecretValue(
+  failure: InputFailure,
+  inputs: Readonly<Record<string, unknown>>,
+): InputFailure {
   const value = inputs[failure.property];
   const holdsSecret =
     SECRET_INPUTS.has(failure.property) ||

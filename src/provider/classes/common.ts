@@ -6,6 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { isSecretAttribute, splitSecretAttributes } from "../attributes";
 import { isPlainObject } from "../validation";
 import { claimObject } from "./object-claims";
+import { checkedRegistration } from "./program-check";
 
 /**
  * Where to reach xCAT, for programs that manage more than one management node. Without it a
@@ -208,14 +209,17 @@ export abstract class AttributeObjectResource extends pulumi.dynamic.Resource {
     args: AttributeObjectArgs,
     opts: pulumi.CustomResourceOptions | undefined,
   ) {
-    super(
-      provider,
-      name,
-      attributeObjectProps(opts, own, args),
-      resourceOptions(opts, ["secretAttributes"]),
-      "xcat",
-      type,
-    );
+    // Inputs known in the program are checked here, so that every invalid resource is named in
+    // one preview (program-check.ts); Resource.get only reads and is not checked.
+    const props = opts?.id
+      ? attributeObjectProps(opts, own, args)
+      : checkedRegistration(
+          `xcat:${type}`,
+          name,
+          { ...own, attributes: args.attributes, adopt: args.adopt, connection: args.connection },
+          attributeObjectProps(opts, own, args),
+        );
+    super(provider, name, props, resourceOptions(opts, ["secretAttributes"]), "xcat", type);
     // Resource.get only reads: it claims nothing.
     if (!opts?.id) {
       const objectName = (own.name ?? own.priority) as pulumi.Input<string> | undefined;

@@ -1,0 +1,88 @@
+/**
+ * Issue #36 item 7 on the real engine, TypeScript (plain JavaScript) side: a program with four
+ * invalid resources (a misspelt node attribute, an ip of 10.0.0.300 with `mgt: 5`, a mask of
+ * 255.0.255.0, a misspelt group attribute) and one valid node. The engine alone would stop the
+ * preview at the first invalid resource (docs/support-matrix.md N11); the classes check known
+ * inputs in the program (src/provider/classes/program-check.ts), so one preview names all four,
+ * with resource and field, and fails. `up` without a preview writes nothing of the invalid ones
+ * either: they are never registered.
+ *
+ * Engine runs: one preview and one up (a fresh stack; nothing else to reuse).
+ */
+import { resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import { outputOf, REST_PASSWORD } from "./reliability/support";
+import { PulumiWorkspace } from "./support/pulumi-workspace";
+
+/** Requests that could change xCAT, per route (logins aside). */
+function writes(emulator: RunningEmulator): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(emulator.stats().byRoute).filter(
+      ([route]) => /^(POST|PUT|DELETE|PATCH) /.test(route) && route !== "POST /tokens",
+    ),
+  );
+}
+
+/** Each mistake: the resource as the engine names it, and the field's reason. */
+// biome-ignore format: one mistake per line reads as a table
+const MISTAKES = [
+  { resource: "pulumi-nodejs:dynamic/xcat:Node resource 'cn01'", reason: /property attributes has a problem: attributes: 'bcm' is not a node attribute.*did you mean 'bmc'/ },
+  { resource: "pulumi-nodejs:dynamic/xcat:Node resource 'cn02'", reason: /property attributes has a problem: attributes: ip '10\.0\.0\.300' is not an IP address/ },
+  { resource: "pulumi-nodejs:dynamic/xcat:Node resource 'cn02'", reason: /property attributes has a problem: attributes: the value of 'mgt' must be a string, got number 5/ },
+  { resource: "pulumi-nodejs:dynamic/xcat:Network resource 'mgmt'", reason: /property mask has a problem: .*255\.0\.255\.0/ },
+  { resource: "pulumi-nodejs:dynamic/xcat:Group resource 'compute'", reason: /property attributes has a problem: attributes: 'membrs' is not a group attribute.*did you mean 'members'/ },
+];
+
+describe("every invalid resource of a TypeScript program named in one preview", () => {
+  let emulator: RunningEmulator;
+  let workspace: PulumiWorkspace;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ password: REST_PASSWORD });
+    workspace = await PulumiWorkspace.create({
+      programDir: resolve(import.meta.dirname, "programs/all-errors"),
+      sandboxDir: inject("e2eSandbox"),
+    });
+    await workspace.run([
+      "config",
+      "set-all",
+      "--plaintext",
+      `xcat:url=${emulator.url}`,
+      "--plaintext",
+      "xcat:username=root",
+      "--secret",
+      `xcat:password=${REST_PASSWORD}`,
+    ]);
+  });
+
+  afterAll(async () => {
+    await workspace?.dispose();
+    await emulator?.close();
+  });
+
+  it("one preview names all four invalid resources with their fields, and fails", async () => {
+    const preview = await workspace.run(["preview"], { allowFailure: true });
+    const output = outputOf(preview);
+    expect(preview.exitCode, output).not.toBe(0);
+    for (const { resource, reason } of MISTAKES) {
+      const line = output.split("\n").find((text) => text.includes(resource) && reason.test(text));
+      expect(line, `${resource} ${reason}\n${output}`).toBeDefined();
+    }
+    expect(output).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+    expect(writes(emulator)).toEqual({});
+  });
+
+  it("up without a preview writes none of them; only the valid node is created", async () => {
+    const up = await workspace.run(["up", "--yes", "--skip-preview"], { allowFailure: true });
+    const output = outputOf(up);
+    expect(up.exitCode, output).not.toBe(0);
+    for (const { resource } of MISTAKES) expect(output).toContain(resource);
+    expect(emulator.state.listObjects("node")).toEqual(["cn03"]);
+    expect(emulator.state.listObjects("network")).toEqual([]);
+    expect(emulator.state.listObjects("group")).not.toContain("compute");
+    const { resources } = await workspace.exportState();
+    const names = resources.map((resource) => resource.urn.split("::").at(-1));
+    for (const invalid of ["cn01", "cn02", "mgmt", "compute"]) expect(names).not.toContain(invalid);
+  });
+});
