@@ -34,6 +34,7 @@ import {
   type ResourceSpec,
 } from "../spec";
 import {
+  booleanProblems,
   connectionProblems,
   describe,
   failuresOn,
@@ -42,6 +43,7 @@ import {
   nameProblems,
   positiveIntegerProblems,
 } from "../validation";
+import { takeoverLine, takeoverOf, takeoverPreview } from "./deployment-adopt";
 import { expandNodes, nodesInputProblems, rangeOf } from "./node-set";
 
 const KIND = "xcat:Deployment";
@@ -67,6 +69,11 @@ export interface DeploymentInputs extends CommonInputs {
   readonly cancelGraceSeconds: number;
   /** After how many minutes without a status change the roll reports why its nodes may be stuck. */
   readonly stuckMinutes: number;
+  /**
+   * On create, take over the nodes that already booted `osimage` (recorded as done, untouched)
+   * and deploy only the others (deployment-adopt.ts). Absent: false.
+   */
+  readonly adopt?: boolean;
 }
 
 export interface DeploymentOutputs extends DeploymentInputs {
@@ -116,6 +123,8 @@ function withDefaults(
     onDelete: given.onDelete ?? DEPLOYMENT_DEFAULTS.onDelete,
     cancelGraceSeconds: given.cancelGraceSeconds ?? DEPLOYMENT_DEFAULTS.cancelGraceSeconds,
     stuckMinutes: given.stuckMinutes ?? DEPLOYMENT_DEFAULTS.stuckMinutes,
+    // Only a create reads it; kept out of states that never set it, so older states see no change.
+    ...(given.adopt === true ? { adopt: true } : {}),
     ...(given.connection !== undefined && given.connection !== null ? { connection: given.connection } : {}),
   };
 }
@@ -426,6 +435,7 @@ export function deploymentSpecOn<Client>(
       add("onDelete", enumProblems(news.onDelete, "onDelete", ["keep", "offline"]));
       add("cancelGraceSeconds", nonNegativeNumberProblems(news.cancelGraceSeconds, "cancelGraceSeconds"));
       add("stuckMinutes", positiveNumberProblems(news.stuckMinutes, "stuckMinutes"));
+      add("adopt", booleanProblems(news.adopt, "adopt"));
       add("connection", connectionProblems(news.connection));
       if (failures.length > 0) return { failures };
       const given = news as Partial<DeploymentInputs>;
@@ -476,7 +486,29 @@ export function deploymentSpecOn<Client>(
     async create(client, inputs, context) {
       const id = rangeOf(inputs.nodes);
       const names = await backend.expandNodes(client, inputs.nodes);
+      if (inputs.adopt === true) {
+        await backend.requireImage(client, inputs.osimage);
+        const takeover = await takeoverOf(backend, client, names, inputs.osimage);
+        report(`${id}: ${takeoverLine(takeover, inputs.osimage)}`);
+        const outputs = await deployOnto(
+          backend,
+          client,
+          id,
+          inputs,
+          takeover.rest,
+          takeover.taken,
+          report,
+          context,
+        );
+        return { id, outputs };
+      }
       return { id, outputs: await deployOnto(backend, client, id, inputs, names, {}, report, context) };
+    },
+
+    async adoptChanges(client, inputs) {
+      if (inputs.adopt !== true || isUnknown(inputs.osimage) || isUnknown(inputs.nodes)) return undefined;
+      if (Array.isArray(inputs.nodes) && inputs.nodes.some(isUnknown)) return undefined;
+      return takeoverPreview(backend, client, inputs.nodes, inputs.osimage);
     },
 
     async read(client, id, olds) {
