@@ -401,6 +401,23 @@ const xcatDeploymentBackend: DeploymentBackend<XcatClient> = {
   },
 };
 
+/**
+ * The nodes an adopting Deployment would still deploy (deployment-adopt.ts); all of them when
+ * the nodes cannot be read yet (the program has yet to define them).
+ */
+async function adoptedRest<Client>(
+  backend: DeploymentBackend<Client>,
+  client: Client,
+  inputs: DeploymentInputs,
+): Promise<string | readonly string[]> {
+  try {
+    const names = await backend.expandNodes(client, inputs.nodes);
+    return (await takeoverOf(backend, client, names, inputs.osimage)).rest;
+  } catch {
+    return inputs.nodes;
+  }
+}
+
 /** Builds the spec; `report` receives progress lines (the `pulumi up` output by default). */
 export function deploymentSpecWith(
   report: (line: string) => void,
@@ -451,8 +468,10 @@ export function deploymentSpecOn<Client>(
       const nodesKnown =
         !isUnknown(inputs.nodes) && !(Array.isArray(inputs.nodes) && inputs.nodes.some(isUnknown));
       if (nodesKnown && backend.nodeProblems) {
-        for (const reason of await backend.nodeProblems(client, inputs.nodes))
-          failures.push({ property: "nodes", reason });
+        // Nodes an adopting Deployment takes over see no nodeset: only the others are checked.
+        const checked = inputs.adopt === true ? await adoptedRest(backend, client, inputs) : inputs.nodes;
+        const reasons = checked.length === 0 ? [] : await backend.nodeProblems(client, checked);
+        for (const reason of reasons) failures.push({ property: "nodes", reason });
       }
       return failures;
     },
