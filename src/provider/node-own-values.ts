@@ -8,7 +8,10 @@
  *   the whole value gave a copied node the defaults twice.
  * - Taken by `Resource.get` / `pulumi import`: only what the node does not inherit from its
  *   groups, xCAT's defaults or its image (nodeset's os/arch/profile), so the snippet
- *   `pulumi import` prints pins none of those on the node.
+ *   `pulumi import` prints pins none of those on the node. Nor the node's provmethod when the
+ *   node booted an image the server has: nodeset wrote it (destiny.pm:294-319), and a Node that
+ *   pinned it would fight a later Deployment of a new image (issue #36 item 5). A read by id
+ *   cannot declare the Deployment that takes it over, so it says so in a line under the resource.
  *
  * The xcatdefaults row is read once per client (one request, only when a resource manages
  * scripts or a node is imported), by the path a real xcatd answers (docs/xcat-behavior-found.md
@@ -23,6 +26,7 @@ import {
   withoutDefaultScripts,
   XCATDEFAULTS,
 } from "../contract/node-inheritance";
+import { sayLine } from "./provider-lines";
 
 type Attributes = Record<string, string>;
 
@@ -79,6 +83,14 @@ export async function nodeImportedAttributes(
     if (attributes) images.set(image, attributes);
   }
   const own = ownAttributes(name, reported, { groups, defaults: await defaultScripts(client), images });
+  if (image !== undefined && images.has(image) && own.provmethod === image && reported.status === "booted") {
+    delete own.provmethod;
+    sayLine(
+      `xcat:Node ${name}: provmethod ${image} left out of the import: nodeset wrote it and the node booted ` +
+        `it. To manage the node's image, declare an xcat.Deployment of ${image} over it with adopt: true ` +
+        "(pulumi-xcat import writes one); it takes the node over without deploying it again.",
+    );
+  }
   return { ...(reported.groups !== undefined ? { groups: reported.groups } : {}), ...own };
 }
 

@@ -98,10 +98,35 @@ describe("xcat:Node: the node's own values", () => {
     expect((read.inputs as { attributes: Record<string, string> }).attributes).toEqual({
       ip: "10.0.0.5",
       postscripts: "custom",
-      provmethod: "rocky9-compute",
     });
-    // Outputs still show everything xCAT reports.
+    // Outputs still show everything xCAT reports, the image nodeset wrote among it.
     expect((read.props.allAttributes as Record<string, string>).postscripts).toBe(`${DEFAULTS},custom`);
     expect((read.props.allAttributes as Record<string, string>).mgt).toBe("ipmi");
+    expect((read.props.allAttributes as Record<string, string>).provmethod).toBe("rocky9-compute");
+  });
+
+  it("Resource.get keeps provmethod on a node that has not booted its image, or whose image the server lacks", async () => {
+    await h.admin.osimages.create("rocky9-compute", {
+      imagetype: "linux",
+      provmethod: "netboot",
+      profile: "compute",
+      osvers: "rocky9.4",
+      osarch: "x86_64",
+    });
+    // Installing: a Deployment taking it over would deploy it, so the image stays the node's.
+    await h.admin.nodes.create("cn06", {
+      groups: "compute",
+      provmethod: "rocky9-compute",
+      status: "installing",
+    });
+    // An image name xCAT has no osimage of (a provmethod of `install`, say): no Deployment can take it.
+    await h.admin.nodes.create("cn07", { groups: "compute", provmethod: "gone-image", status: "booted" });
+    for (const [node, image] of [
+      ["cn06", "rocky9-compute"],
+      ["cn07", "gone-image"],
+    ] as const) {
+      const read = await runtime.read(KIND, node, {});
+      expect((read.inputs as { attributes: Record<string, string> }).attributes.provmethod).toBe(image);
+    }
   });
 });

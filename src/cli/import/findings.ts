@@ -23,7 +23,13 @@ import { type NodeEntry, runName, valueAt } from "./runs";
 
 /** One finding, about one or more objects. */
 export interface Finding {
-  readonly kind: "duplicate" | "undefined-group" | "mistyped-address" | "mistyped-interface" | "invalid";
+  readonly kind:
+    | "duplicate"
+    | "undefined-group"
+    | "mistyped-address"
+    | "mistyped-interface"
+    | "invalid"
+    | "not-booted";
   /** What is wrong, naming the objects, for the output and the README. */
   readonly text: string;
 }

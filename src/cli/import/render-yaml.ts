@@ -12,6 +12,7 @@
  * characters. `${` in a string starts an expression; `$${` is a literal `${`.
  */
 
+import { deploymentName, deploymentRange } from "./deployments";
 import type { FirstRunSecret } from "./first-run";
 import type { ImportedCluster, RenderedProgram } from "./render";
 import { valueSource } from "./render";
@@ -214,6 +215,19 @@ export function renderYamlProgram(cluster: ImportedCluster): RenderedProgram {
         ["name", { text: node.name }],
         ["groups", node.groups],
         ["attributes", attributeMap(node.name, node.attributes)],
+        adopt,
+      ],
+    });
+  }
+  // The image each node booted: adopt takes over the nodes that run it without touching them.
+  for (const deployment of cluster.deployments ?? []) {
+    const image = images.get(deployment.osimage);
+    resources.push({
+      key: keys.take(deploymentName(deployment.osimage), "deployment"),
+      type: "xcat:index:Deployment",
+      properties: [
+        ["nodes", { text: deploymentRange(deployment) }],
+        ["osimage", image ? { reference: `${image}.name` } : { text: deployment.osimage }],
         adopt,
       ],
     });

@@ -5,6 +5,7 @@
  * secrets, every resource is adopted and protected, and no line is longer than 120 columns.
  */
 import { type Code, statement } from "./code-format";
+import { deploymentName, deploymentRange, type ImportedDeployment } from "./deployments";
 import type { FirstRunSecret } from "./first-run";
 import { type NodeEntry, type Run, runName, type Variation } from "./runs";
 
@@ -28,6 +29,8 @@ export interface ImportedCluster {
    * them): the program takes them from stack config, as a secret when the name is a password's.
    */
   readonly askedAttributes?: readonly string[];
+  /** The images booted nodes run, each over its nodes (deployments.ts): provmethod is theirs. */
+  readonly deployments?: readonly ImportedDeployment[];
 }
 
 /** How the program gets an attribute's value: written, from a config secret, or from plain config. */
@@ -223,6 +226,21 @@ export function renderProgram(cluster: ImportedCluster): RenderedProgram {
       } else {
         resource("", "Node", node.name, args);
       }
+    }
+  }
+  if ((cluster.deployments ?? []).length > 0) {
+    line();
+    line("// The image each node booted (nodeset wrote the node's provmethod): `adopt` takes over the nodes");
+    line("// that run it as deployed, without touching them. A new osimage here deploys it onto them.");
+    for (const deployment of cluster.deployments ?? []) {
+      const image = images.get(deployment.osimage);
+      resource("", "Deployment", deploymentName(deployment.osimage), {
+        object: [
+          ["nodes", q(deploymentRange(deployment))],
+          ["osimage", image ? `${image}.name` : q(deployment.osimage)],
+          ["adopt", "adopt"],
+        ],
+      });
     }
   }
   return { source: `${out.join("\n")}\n`, secrets };

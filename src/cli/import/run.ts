@@ -28,6 +28,7 @@ import {
   isDefaultSiteValue,
   XCATCONFIG_POSTSCRIPTS,
 } from "./defaults";
+import { splitDeployments } from "./deployments";
 import {
   duplicateAddresses,
   type Finding,
@@ -359,11 +360,17 @@ async function readCluster(client: XcatClient, args: ImportArgs): Promise<ReadRe
   );
   const sources = { groups: groupAttributes, defaults: xcatdefaults, images: osimages };
   const kept = [...nodes].filter(([name]) => !excluded(name));
-  const entries = kept.map(([name, attributes]) => ({
-    name,
-    groups: splitGroups(attributes.groups),
-    attributes: ownAttributes(name, attributes, sources),
-  }));
+  // A booted node's image goes to a Deployment of it rather than to the node (deployments.ts).
+  const split = splitDeployments(
+    kept.map(([name, attributes]) => ({
+      name,
+      groups: splitGroups(attributes.groups),
+      attributes: ownAttributes(name, attributes, sources),
+    })),
+    new Map(kept.map(([name, attributes]) => [name, attributes.status])),
+    new Set([...osimages.keys()].filter((name) => !excluded(name))),
+  );
+  const entries = split.entries;
   const { runs, singles } = findRuns(entries);
   const overridden = runs.reduce((sum, run) => sum + Object.keys(run.overrides).length, 0);
   progress(
@@ -385,6 +392,7 @@ async function readCluster(client: XcatClient, args: ImportArgs): Promise<ReadRe
   const usedImages = new Set(
     [
       ...entries.map((entry) => entry.attributes.provmethod),
+      ...split.deployments.map((deployment) => deployment.osimage),
       ...importedGroups.map(([, a]) => a.provmethod),
     ].filter((image) => image !== undefined),
   );
@@ -397,6 +405,7 @@ async function readCluster(client: XcatClient, args: ImportArgs): Promise<ReadRe
     tableRows,
     runs,
     singles,
+    deployments: split.deployments,
   };
 
   const defined = new Set([
@@ -413,6 +422,7 @@ async function readCluster(client: XcatClient, args: ImportArgs): Promise<ReadRe
     ...mistypedAddresses(new Map([...kept, ...cluster.groups, ...cluster.networks])),
     ...mistypedInterfaces(new Map([...kept, ...cluster.groups])),
     ...validationFindings(cluster),
+    ...split.findings,
   ];
   return { cluster, left, findings };
 }

@@ -40,6 +40,12 @@ export interface DeploymentArgs {
    * from what the management node says of them (default 10).
    */
   readonly stuckMinutes?: pulumi.Input<number>;
+  /**
+   * Take over the nodes that already booted `osimage` without touching them (recorded as done)
+   * and deploy only the others; preview shows which (default false). Read on create only: what
+   * `pulumi-xcat import` writes for nodes it found running an image.
+   */
+  readonly adopt?: pulumi.Input<boolean>;
   readonly connection?: pulumi.Input<ConnectionArgs>;
 }
 
@@ -84,6 +90,7 @@ export class Deployment extends pulumi.dynamic.Resource {
           onDelete: args.onDelete,
           cancelGraceSeconds: args.cancelGraceSeconds,
           stuckMinutes: args.stuckMinutes,
+          adopt: args.adopt,
           connection,
         };
     super(

@@ -34,6 +34,7 @@ import {
   type ResourceSpec,
 } from "../spec";
 import {
+  booleanProblems,
   connectionProblems,
   describe,
   failuresOn,
@@ -42,6 +43,7 @@ import {
   nameProblems,
   positiveIntegerProblems,
 } from "../validation";
+import { takeoverLine, takeoverOf, takeoverPreview } from "./deployment-adopt";
 import { expandNodes, nodesInputProblems, rangeOf } from "./node-set";
 
 const KIND = "xcat:Deployment";
@@ -67,6 +69,11 @@ export interface DeploymentInputs extends CommonInputs {
   readonly cancelGraceSeconds: number;
   /** After how many minutes without a status change the roll reports why its nodes may be stuck. */
   readonly stuckMinutes: number;
+  /**
+   * On create, take over the nodes that already booted `osimage` (recorded as done, untouched)
+   * and deploy only the others (deployment-adopt.ts). Absent: false.
+   */
+  readonly adopt?: boolean;
 }
 
 export interface DeploymentOutputs extends DeploymentInputs {
@@ -116,6 +123,8 @@ function withDefaults(
     onDelete: given.onDelete ?? DEPLOYMENT_DEFAULTS.onDelete,
     cancelGraceSeconds: given.cancelGraceSeconds ?? DEPLOYMENT_DEFAULTS.cancelGraceSeconds,
     stuckMinutes: given.stuckMinutes ?? DEPLOYMENT_DEFAULTS.stuckMinutes,
+    // Only a create reads it; kept out of states that never set it, so older states see no change.
+    ...(given.adopt === true ? { adopt: true } : {}),
     ...(given.connection !== undefined && given.connection !== null ? { connection: given.connection } : {}),
   };
 }
@@ -392,6 +401,23 @@ const xcatDeploymentBackend: DeploymentBackend<XcatClient> = {
   },
 };
 
+/**
+ * The nodes an adopting Deployment would still deploy (deployment-adopt.ts); all of them when
+ * the nodes cannot be read yet (the program has yet to define them).
+ */
+async function adoptedRest<Client>(
+  backend: DeploymentBackend<Client>,
+  client: Client,
+  inputs: DeploymentInputs,
+): Promise<string | readonly string[]> {
+  try {
+    const names = await backend.expandNodes(client, inputs.nodes);
+    return (await takeoverOf(backend, client, names, inputs.osimage)).rest;
+  } catch {
+    return inputs.nodes;
+  }
+}
+
 /** Builds the spec; `report` receives progress lines (the `pulumi up` output by default). */
 export function deploymentSpecWith(
   report: (line: string) => void,
@@ -426,6 +452,7 @@ export function deploymentSpecOn<Client>(
       add("onDelete", enumProblems(news.onDelete, "onDelete", ["keep", "offline"]));
       add("cancelGraceSeconds", nonNegativeNumberProblems(news.cancelGraceSeconds, "cancelGraceSeconds"));
       add("stuckMinutes", positiveNumberProblems(news.stuckMinutes, "stuckMinutes"));
+      add("adopt", booleanProblems(news.adopt, "adopt"));
       add("connection", connectionProblems(news.connection));
       if (failures.length > 0) return { failures };
       const given = news as Partial<DeploymentInputs>;
@@ -441,8 +468,10 @@ export function deploymentSpecOn<Client>(
       const nodesKnown =
         !isUnknown(inputs.nodes) && !(Array.isArray(inputs.nodes) && inputs.nodes.some(isUnknown));
       if (nodesKnown && backend.nodeProblems) {
-        for (const reason of await backend.nodeProblems(client, inputs.nodes))
-          failures.push({ property: "nodes", reason });
+        // Nodes an adopting Deployment takes over see no nodeset: only the others are checked.
+        const checked = inputs.adopt === true ? await adoptedRest(backend, client, inputs) : inputs.nodes;
+        const reasons = checked.length === 0 ? [] : await backend.nodeProblems(client, checked);
+        for (const reason of reasons) failures.push({ property: "nodes", reason });
       }
       return failures;
     },
@@ -476,7 +505,29 @@ export function deploymentSpecOn<Client>(
     async create(client, inputs, context) {
       const id = rangeOf(inputs.nodes);
       const names = await backend.expandNodes(client, inputs.nodes);
+      if (inputs.adopt === true) {
+        await backend.requireImage(client, inputs.osimage);
+        const takeover = await takeoverOf(backend, client, names, inputs.osimage);
+        report(`${id}: ${takeoverLine(takeover, inputs.osimage)}`);
+        const outputs = await deployOnto(
+          backend,
+          client,
+          id,
+          inputs,
+          takeover.rest,
+          takeover.taken,
+          report,
+          context,
+        );
+        return { id, outputs };
+      }
       return { id, outputs: await deployOnto(backend, client, id, inputs, names, {}, report, context) };
+    },
+
+    async adoptChanges(client, inputs) {
+      if (inputs.adopt !== true || isUnknown(inputs.osimage) || isUnknown(inputs.nodes)) return undefined;
+      if (Array.isArray(inputs.nodes) && inputs.nodes.some(isUnknown)) return undefined;
+      return takeoverPreview(backend, client, inputs.nodes, inputs.osimage);
     },
 
     async read(client, id, olds) {
