@@ -124,7 +124,7 @@ describe("pulumi-xcat import of a Confluent server", () => {
     expect(writes().slice(before)).toEqual([]);
     const { text } = await workspace.exportState();
     for (const secret of Object.values(SECRETS)) expect(text).not.toContain(secret);
-  }, 300_000);
+  });
 
   it("YAML for the native provider: the same, a first up without a write", async () => {
     const out = await importInto("yaml");
@@ -155,5 +155,5 @@ describe("pulumi-xcat import of a Confluent server", () => {
     expect(writes().slice(before)).toEqual([]);
     const { text } = await workspace.exportState();
     for (const secret of Object.values(SECRETS)) expect(text).not.toContain(secret);
-  }, 300_000);
+  });
 });

@@ -100,7 +100,7 @@ describe("pulumi import on the native provider", () => {
     const preview = await workspace.preview();
     expect(Object.keys(preview.changeSummary)).toEqual(["same"]);
     expect(preview.changeSummary.same).toBe(5);
-  }, 120_000);
+  });
 
   it("pulumi-xcat import --language yaml writes a program whose first up sends no write and whose next preview is clean", async () => {
     const sandbox = inject("e2eSandbox");
@@ -147,5 +147,5 @@ describe("pulumi import on the native provider", () => {
     expect(Object.keys(preview.changeSummary)).toEqual(["same"]);
     const { text } = await ws.exportState();
     expect(text).not.toContain(BMC_PASSWORD);
-  }, 120_000);
+  });
 });

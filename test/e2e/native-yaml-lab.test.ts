@@ -83,7 +83,7 @@ beforeAll(async () => {
     () => tsEmulator.stats().total,
     (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
   );
-}, 120_000);
+});
 
 afterAll(async () => {
   await tsUp;
@@ -106,12 +106,12 @@ describe("examples/lab-yaml on the native provider", () => {
     const outputs = await workspace.outputs();
     expect(Object.keys(outputs.computeStates as object)).toEqual(["r01n01", "r01n02", "r01n03", "r01n04"]);
     expect(outputs.computePower).toEqual({ r01n01: "on", r01n02: "on", r01n03: "on", r01n04: "on" });
-  }, 120_000);
+  });
 
   it("a preview afterwards has no changes", async () => {
     const preview = await workspace.preview();
     expect(Object.keys(preview.changeSummary)).toEqual(["same"]);
-  }, 60_000);
+  });
 
   it("refresh finds a hand edit and up restores it", async () => {
     await admin.nodes.update("r01n02", { room: "moved-by-hand" });
@@ -119,7 +119,7 @@ describe("examples/lab-yaml on the native provider", () => {
     expect(refreshed.update).toBe(1);
     expect(await workspace.up()).toMatchObject({ update: 1 });
     expect((await admin.nodes.get("r01n02")).room).toBe("lab");
-  }, 90_000);
+  });
 
   it("keeps the fn::secret password out of the state and every log", async () => {
     const { text } = await workspace.exportState();
@@ -140,10 +140,10 @@ describe("examples/lab-yaml on the native provider", () => {
     process.stderr.write(`lab up: YAML ${upRequests} requests, TypeScript ${tsUpRequests}\n`);
     expect(tsUpRequests).toBeGreaterThan(0);
     expect(Math.abs(upRequests - tsUpRequests)).toBeLessThanOrEqual(Math.ceil(tsUpRequests * 0.1));
-  }, 300_000);
+  });
 
   it("destroy removes everything", async () => {
     expect(await workspace.destroy()).toEqual({ delete: 25 });
     expect(await admin.nodes.nodels("all").catch(() => [])).toEqual([]);
-  }, 90_000);
+  });
 });

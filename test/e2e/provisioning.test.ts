@@ -53,11 +53,10 @@ describe.skipIf(realNode !== undefined)(
         programDir: resolve(import.meta.dirname, "../../examples/provisioning"),
         sandboxDir: inject("e2eSandbox"),
       });
-      await workspace.setConfig("xcat:url", emulator.url);
-      await workspace.setConfig("xcat:username", "root");
-      await workspace.setConfig("xcat:password", EMULATOR_DEFAULT_PASSWORD, { secret: true });
-      await workspace.setConfig("pollSeconds", "0.2");
-      await workspace.setConfig("timeoutMinutes", "0.1");
+      await workspace.setConfigs(
+        { "xcat:url": emulator.url, "xcat:username": "root", pollSeconds: "0.2", timeoutMinutes: "0.1" },
+        { "xcat:password": EMULATOR_DEFAULT_PASSWORD },
+      );
     });
 
     afterAll(async () => {
@@ -131,8 +130,7 @@ describe.skipIf(realNode !== undefined)(
     });
 
     it("an image change re-deploys every node (an update); destroy with onDelete offline takes them offline", async () => {
-      await workspace.setConfig("image", "b");
-      await workspace.setConfig("timeoutMinutes", "1");
+      await workspace.setConfigs({ image: "b", timeoutMinutes: "1" });
       const preview = await workspace.preview();
       expect(preview.changeSummary).toMatchObject({ update: 1 });
       expect(await workspace.up()).toMatchObject({ update: 1 });

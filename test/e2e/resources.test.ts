@@ -33,14 +33,11 @@ describe("all resource types on the real engine", () => {
       sandboxDir: inject("e2eSandbox"),
     });
     await target.configure(workspace);
-    await workspace.setConfig("bmcPassword", BMC_PASSWORD, { secret: true });
-    await workspace.setConfig("bmcUser", BMC_USER, { secret: true });
+    await workspace.setConfigs({}, { bmcPassword: BMC_PASSWORD, bmcUser: BMC_USER });
     if (real) {
       priority = `6.5${Math.floor(Math.random() * 9000 + 1000)}`;
       resources = 10;
-      await workspace.setConfig("prefix", p);
-      await workspace.setConfig("vm", "false");
-      await workspace.setConfig("policyPriority", priority);
+      await workspace.setConfigs({ prefix: p, vm: "false", policyPriority: priority });
     }
   });
 
@@ -103,8 +100,7 @@ describe("all resource types on the real engine", () => {
       expect((await workspace.preview()).changeSummary).toEqual({ same: resources });
       if (target.emulator) expect(target.emulator.stats().total).toBe(before);
     } finally {
-      await workspace.setConfig("xcat:checkConnection", "true");
-      await workspace.setConfig("xcat:password", target.password, { secret: true });
+      await workspace.setConfigs({ "xcat:checkConnection": "true" }, { "xcat:password": target.password });
     }
   });
 

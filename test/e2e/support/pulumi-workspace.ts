@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { appendFileSync, readdirSync, readFileSync } from "node:fs";
-import { cp, mkdir, readFile, rm } from "node:fs/promises";
+import { cp, mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { expect } from "vitest";
 
@@ -119,6 +119,11 @@ export class PulumiWorkspace {
       // Pulumi's TypeScript support type-checks unless told otherwise; the tests typecheck
       // examples separately, so the engine runs them transpile-only to save time.
       PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+      // Every engine command starts Node processes (the program, the dynamic provider, the native
+      // provider, the CLI), each loading @pulumi/pulumi and this package again: V8's code cache,
+      // shared by every workspace in the sandbox, saves about a third of the CPU time of loading
+      // them (docs/e2e-time.md). It changes no behaviour: Node checks each entry against its source.
+      NODE_COMPILE_CACHE: join(options.sandboxDir, "node-compile-cache"),
       ...options.env,
     };
     const workspace = new PulumiWorkspace(
@@ -220,6 +225,22 @@ export class PulumiWorkspace {
     await this.run(["config", "set", key, value, ...(options.secret ? ["--secret"] : ["--plaintext"])]);
   }
 
+  /**
+   * Sets several keys with one `pulumi config set-all` (a `pulumi` process costs about a second,
+   * docs/e2e-time.md): `plain` in plain text, `secret` encrypted.
+   */
+  async setConfigs(
+    plain: Readonly<Record<string, string>>,
+    secret: Readonly<Record<string, string>> = {},
+  ): Promise<void> {
+    await this.run([
+      "config",
+      "set-all",
+      ...Object.entries(plain).flatMap(([key, value]) => ["--plaintext", `${key}=${value}`]),
+      ...Object.entries(secret).flatMap(([key, value]) => ["--secret", `${key}=${value}`]),
+    ]);
+  }
+
   /** `pulumi preview --json`: the planned steps and the count per operation. */
   async preview(extraArgs: readonly string[] = []): Promise<PreviewResult> {
     const raw = await this.run(["preview", "--json", ...extraArgs]);
@@ -258,22 +279,53 @@ export class PulumiWorkspace {
 
   /** The raw state file of the file backend, exactly as written to disk. */
   async stateFileText(): Promise<string> {
-    const project = /^name:\s*(\S+)/m.exec(await readFile(join(this.programDir, "Pulumi.yaml"), "utf8"))?.[1];
-    const file = join(this.workDir, "state", ".pulumi", "stacks", project ?? "", `${this.stackName}.json`);
+    const file = join(
+      this.workDir,
+      "state",
+      ".pulumi",
+      "stacks",
+      await this.projectName(),
+      `${this.stackName}.json`,
+    );
     return readFile(file, "utf8");
   }
 
-  /** The change counts of the most recent update, from `pulumi stack history`. */
+  /**
+   * The change counts of the most recent update (up, refresh, destroy, import), as the engine
+   * recorded them: the `resourceChanges` of the newest history file of the stack in the file
+   * backend, the record `pulumi stack history` prints. Read from disk because a `pulumi` process
+   * costs about a second and a half on a busy machine, and up, refresh and destroy ask for it
+   * after every run (docs/e2e-time.md).
+   */
   async lastChanges(): Promise<ChangeSummary> {
-    const raw = await this.run(["stack", "history", "--json", "--show-secrets"]);
-    const history = JSON.parse(raw.stdout) as Array<{ resourceChanges?: ChangeSummary }>;
-    return history[0]?.resourceChanges ?? {};
+    const project = await this.projectName();
+    const dir = join(this.workDir, "state", ".pulumi", "history", project, this.stackName);
+    // `<stack>-<unix nanoseconds>.history.json`: the names sort in the order of the updates.
+    const newest = (await readdir(dir))
+      .filter((name) => name.endsWith(".history.json"))
+      .sort()
+      .at(-1);
+    if (newest === undefined) throw new Error(`no update of stack ${this.stackName} is recorded in ${dir}`);
+    const record = JSON.parse(await readFile(join(dir, newest), "utf8")) as {
+      resourceChanges?: ChangeSummary;
+    };
+    return record.resourceChanges ?? {};
   }
 
-  /** Removes the stack and the workspace's files. */
+  /**
+   * Removes the workspace's files, the file backend with the stack's state among them (the same
+   * as `pulumi stack rm --force` and then deleting the directory, without a `pulumi` process).
+   */
   async dispose(): Promise<void> {
-    await this.run(["stack", "rm", "--yes", "--force"], { allowFailure: true });
     await rm(this.workDir, { recursive: true, force: true });
+  }
+
+  /** The project's name, from the program's Pulumi.yaml. */
+  private async projectName(): Promise<string> {
+    const text = await readFile(join(this.programDir, "Pulumi.yaml"), "utf8");
+    const name = /^name:\s*(\S+)/m.exec(text)?.[1];
+    if (name === undefined) throw new Error(`no project name in ${join(this.programDir, "Pulumi.yaml")}`);
+    return name;
   }
 }
 
