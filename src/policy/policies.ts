@@ -7,6 +7,7 @@
 import type { PolicyResource, ReportViolation, StackValidationPolicy } from "@pulumi/policy";
 import { type ClusterView, clusterView, type StackResource, UNKNOWN, type Violation } from "./cluster-view";
 import { type DeploymentImageConfig, undeclaredDeploymentImages } from "./deployment-image";
+import { byManagementNode, type PlacedResource } from "./management-node";
 import { nodeGroupTypos } from "./node-group-typo";
 import { nodesOutsideNetworks } from "./node-in-network";
 import { nodesInTwoDeployments, nodesInTwoPowerStates } from "./one-owner-per-node";
@@ -35,12 +36,20 @@ function readKnown(container: Record<string | number, unknown> | unknown[], key:
   }
 }
 
-function stackResources(resources: readonly PolicyResource[]): StackResource[] {
+function stackResources(resources: readonly PolicyResource[]): Array<StackResource & PlacedResource> {
   return resources.map((resource) => ({
     urn: resource.urn,
     name: resource.name,
     type: resource.type,
     props: plainProps(resource.props) as Record<string, unknown>,
+    ...(resource.provider
+      ? {
+          provider: {
+            urn: resource.provider.urn,
+            props: plainProps(resource.provider.props) as Record<string, unknown>,
+          },
+        }
+      : {}),
   }));
 }
 
@@ -57,9 +66,12 @@ function stackPolicy(
     enforcementLevel,
     ...(configSchema ? { configSchema } : {}),
     validateStack: (args, reportViolation: ReportViolation) => {
-      const view = clusterView(stackResources(args.resources));
-      for (const violation of rule(view, args.getConfig<DeploymentImageConfig>())) {
-        reportViolation(violation.message, violation.urn);
+      // Each management node is its own cluster (management-node.ts): the rules compare within one.
+      for (const resources of byManagementNode(stackResources(args.resources))) {
+        const view = clusterView(resources);
+        for (const violation of rule(view, args.getConfig<DeploymentImageConfig>())) {
+          reportViolation(violation.message, violation.urn);
+        }
       }
     },
   };
