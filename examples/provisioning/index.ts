@@ -10,6 +10,8 @@
 //   maxFailures     failed nodes after which no new batch starts (default 1)
 //   timeoutMinutes  how long to wait for all nodes (default 10)
 //   pollSeconds     seconds between status reads (default 10)
+//   cancelGraceSeconds  how long a cancel still watches the batches in flight (default 60)
+//   stuckMinutes    after how long without a status change the roll says why a node may be stuck (default 10)
 //   onDelete        keep or offline (default keep)
 //   xcat:url, xcat:username, xcat:password (secret): where xCAT's REST API is
 import * as pulumi from "@pulumi/pulumi";
@@ -38,6 +40,8 @@ if (!image) throw new Error("image: a or b");
 
 const canary = config.getNumber("canary");
 const maxFailures = config.getNumber("maxFailures");
+const cancelGraceSeconds = config.getNumber("cancelGraceSeconds");
+const stuckMinutes = config.getNumber("stuckMinutes");
 const deployment = new xcat.Deployment("compute", {
   nodes,
   osimage: config.get("osimage") ?? image.name,
@@ -46,6 +50,9 @@ const deployment = new xcat.Deployment("compute", {
   // Unset: the Deployment's defaults (canary 1, maxFailures 1).
   ...(canary === undefined ? {} : { canary }),
   ...(maxFailures === undefined ? {} : { maxFailures }),
+  // Unset: the Deployment's defaults (60 s, 10 min).
+  ...(cancelGraceSeconds === undefined ? {} : { cancelGraceSeconds }),
+  ...(stuckMinutes === undefined ? {} : { stuckMinutes }),
   timeoutMinutes: config.getNumber("timeoutMinutes") ?? 10,
   pollSeconds: config.getNumber("pollSeconds") ?? 10,
   onDelete: (config.get("onDelete") ?? "keep") as "keep" | "offline",

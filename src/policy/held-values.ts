@@ -1,8 +1,8 @@
 /**
  * The value a node of the stack will hold on the management node, as xCAT works it out when it
  * reads the node: the node's own value, else that of the first of its groups, in the order of its
- * `groups`, that has one (Table.pm getNodeAttribs_nosub_returnany 2974-3100, xcat-behavior.md
- * §5.2), then expanded per node name when it is a regex value (src/contract/regex-values.ts).
+ * `groups`, that has one, expanded per node name when it is a regex value
+ * (src/contract/inherited-value.ts).
  * This is what an import writes for every rack node: the address lives on the group, as
  * `|r(\d+)n(\d+)|10.0.($1+0).($2+0)|`, and the node has none of its own.
  *
@@ -10,7 +10,7 @@
  * nothing (the rules then see what the stack alone gives). A value unknown during preview, or a
  * regex value using what regex-values.ts does not evaluate, gives no value: the rules skip it.
  */
-import { nodeValue } from "../contract/regex-values";
+import { inheritedValue, type StoredValue, UNKNOWN_STORED } from "../contract/inherited-value";
 import {
   type ClusterView,
   describeResource,
@@ -34,27 +34,20 @@ export function heldValue(
   attribute: string,
   groups: ReadonlyMap<string, GroupView>,
 ): HeldValue | undefined {
-  if (unknownIn(node.unknownAttributes, attribute)) return undefined;
-  const own = node.attributes[attribute];
-  if (own !== undefined && own !== "") return expanded(node, own, undefined);
-  if (node.groups === undefined) return undefined;
-  for (const name of node.groups) {
-    const group = groups.get(name);
-    if (group === undefined) continue;
-    if (unknownIn(group.unknownAttributes, attribute)) return undefined;
-    const value = group.attributes[attribute];
-    if (value !== undefined && value !== "") return expanded(node, value, group);
-  }
-  return undefined;
-}
-
-function expanded(node: NodeView, value: string, group: GroupView | undefined): HeldValue | undefined {
-  const result = nodeValue(value, node.nodeName);
-  if (result.kind !== "value") return undefined;
-  const regex = result.value !== value;
-  if (!regex) return group === undefined ? { value } : { value, source: `from ${describeResource(group)}` };
+  const storedIn = (view: NodeView | GroupView): StoredValue =>
+    unknownIn(view.unknownAttributes, attribute) ? UNKNOWN_STORED : view.attributes[attribute];
+  const own = storedIn(node);
+  // Groups not known during preview: only the node's own value can be.
+  if (node.groups === undefined && (own === undefined || own === "")) return undefined;
+  const known = (node.groups ?? []).flatMap((name) => groups.get(name) ?? []);
+  const found = inheritedValue(node.nodeName, own, known, storedIn);
+  if (found === undefined || found === UNKNOWN_STORED || found.value.kind !== "value") return undefined;
+  const { stored, group } = found;
+  const value = found.value.value;
+  if (value === stored)
+    return group === undefined ? { value } : { value, source: `from ${describeResource(group)}` };
   const where = group === undefined ? "its own" : `${describeResource(group)}'s`;
-  return { value: result.value, source: `from ${where} ${value}` };
+  return { value, source: `from ${where} ${stored}` };
 }
 
 /** The stack's Groups by their xCAT name. */

@@ -4,7 +4,9 @@
  * state says which 4 nodes have the new image, and the next up re-images the other 8 alone. A
  * failing canary re-images no other node; maxFailures 2 stops after the batch in which the
  * second node fails. A misspelt osimage fails preview, naming the resource, field and the
- * closest image.
+ * closest image. A canary that never boots (issue #37 item 4) says why it may be stuck, and one
+ * SIGINT ends the run after the cancel's grace period, long before the Deployment's timeout, with
+ * the canary recorded not deployed; the next up deploys it.
  */
 
 import { resolve } from "node:path";
@@ -41,7 +43,9 @@ function reimaged(emulator: RunningEmulator, before: readonly number[]): string[
   return rack.filter((_, i) => now[i] !== before[i]);
 }
 
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 120_000): Promise<void> {
+// The limit is the test's (10 min): on a loaded machine (load 30 on 2 cores) an up took over
+// 2 minutes to send its first batch, so a shorter wait failed tests that were not broken.
+async function waitFor(condition: () => boolean, what: string, timeoutMs = 9 * 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -193,5 +197,66 @@ describe("a Deployment roll that stops, on the real engine", () => {
     const states = await nodeStates();
     expect(states.r02n03).toMatchObject({ osimage: IMAGE.b, status: "failed", deployed: false });
     expect(states.r02n10).toMatchObject({ osimage: IMAGE.a });
+  });
+
+  it("a canary that never boots: the roll says why it may be stuck, one SIGINT ends the run after the grace period, the node is recorded not deployed, and the next up deploys it", async () => {
+    // The image r02n01 does not have (a after the tests above, b when this test runs alone), so
+    // r02n01 is due, has not failed with it, and is the canary. It hangs in its installer (the
+    // emulator's "hang" outcome): `installing` and nothing since, as a node whose kickstart waits
+    // on a console prompt.
+    const r02n01 = (await nodeStates()).r02n01;
+    const image = r02n01?.deployed && r02n01.osimage === IMAGE.a ? "b" : "a";
+    await workspace.setConfig("image", image);
+    await workspace.setConfig("canary", "1");
+    await workspace.run(["config", "rm", "maxFailures"]);
+    await workspace.setConfig("cancelGraceSeconds", "3");
+    // 1.2 s without a status change: the 4 s boot reports `installing` after 0.4 s, then nothing.
+    await workspace.setConfig("stuckMinutes", "0.02");
+    for (const node of rack) emulator.state.setBootOutcome(node, "boot");
+    emulator.state.setBootOutcome("r02n01", "hang");
+    const before = nodesets(emulator);
+    const logs = bootLogs(emulator);
+    const up = workspace.start(["up", "--yes"], { allowFailure: true });
+    const stuck =
+      /r02n01: still installing since [^;]+ \([\d.]+ min without a change\); may be stuck: the installer reported installing and nothing since: look at its console \(rcons r02n01\)/;
+    await waitFor(() => stuck.test(up.output()), "the stuck line for r02n01");
+    up.signal("SIGINT");
+    const result = await up.result;
+    const output = `${result.stdout}${result.stderr}`;
+    expect(result.exitCode, output).not.toBe(0);
+    // In this order: the stuck line, the cancel, then the roll's end, whose message records the
+    // canary as still installing when the grace period ended.
+    const at = (pattern: RegExp) => output.search(pattern);
+    const order = [
+      at(stuck),
+      at(/cancel received: no new batch starts \(1 batch\(es\) in flight\)/),
+      at(/the roll stopped early: the roll was cancelled/),
+      at(/r02n01.*cancelled: still in status installing 3 s after the cancel \(cancelGraceSeconds\)/),
+    ];
+    expect(
+      order.every((index) => index >= 0),
+      output,
+    ).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    // It ended on the cancel, not on the Deployment's 2-minute timeout.
+    expect(output).not.toMatch(/timeout was reached|timed out after/);
+    await new Promise((resolvePromise) => setTimeout(resolvePromise, 1000));
+    expect(nodesets(emulator) - before).toBe(1);
+    expect(reimaged(emulator, logs)).toEqual(["r02n01"]);
+    const states = await nodeStates();
+    expect(states.r02n01).toMatchObject({ osimage: IMAGE[image], deployed: false });
+    expect(states.r02n01?.status).toMatch(/cancelled: still in status installing/);
+
+    // The node is fixed; the next up deploys it (first, as the canary) and the rest of the rack.
+    emulator.state.setBootOutcome("r02n01", "boot");
+    const logsBetween = bootLogs(emulator);
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    expect(reimaged(emulator, logsBetween)).toContain("r02n01");
+    expect((await nodeStates()).r02n01).toMatchObject({
+      osimage: IMAGE[image],
+      status: "booted",
+      deployed: true,
+    });
+    expect(await workspace.outputs()).toMatchObject({ deployed: 12 });
   });
 });

@@ -171,6 +171,51 @@ describe("a Deployment's preview and names that will not resolve", () => {
     expect(delta("GET /nodes/{noderange}")).toBe(0);
   });
 
+  it("refuses new nodes whose address a group's regex gives (up runs no makehosts for it), naming node, address, group and makehosts", async () => {
+    await withImage();
+    // As the issue's rack: the address on the group as a regex (what an import writes), the nodes
+    // new in this run. makehosts would write them (hosts.pm expands group regexes), but up runs it
+    // only for an ip a node declares itself (name-services.ts), so at nodeset nothing resolves.
+    await h.check("xcat:Group", { name: "rack07", attributes: { ip: "|ns(\\d+)|10.0.7.($1+0)|" } });
+    for (const node of ["ns03", "ns04"])
+      await h.check(KIND, { name: node, groups: ["rack07", "all"], attributes: { netboot: "xnba" } });
+    const before = { ...h.emulator.stats().byRoute };
+    const checked = await h.check("xcat:Deployment", { nodes: ["ns03", "ns04"], osimage: "rhels9-compute" });
+    expect(checked.failures).toEqual([{ property: "nodes", reason: expect.any(String) }]);
+    const reason = checked.failures?.[0]?.reason ?? "";
+    expect(reason).toContain(
+      "xcat:Deployment: nodes: ns03 (10.0.7.3 from xcat:Group rack07's |ns(\\d+)|10.0.7.($1+0)|), " +
+        "ns04 (10.0.7.4 from xcat:Group rack07's |ns(\\d+)|10.0.7.($1+0)|): their addresses come from a group",
+    );
+    expect(reason).toContain("makehosts ns03,ns04 on the management node");
+    expect(reason).toContain("its own attributes.ip");
+    expect(reason).toMatch(/Nothing was changed\.$/);
+    const writes = Object.entries(h.emulator.stats().byRoute).filter(
+      ([route, count]) => /^(PUT|POST|DELETE) /.test(route) && count !== before[route],
+    );
+    expect(writes).toEqual([]);
+  });
+
+  it("accepts existing nodes whose group gives the address they already have, and refuses one whose address the group changes", async () => {
+    await withImage();
+    await h.admin.nodes.update("ns[01-02]", { groups: "rack07,all" });
+    await h.admin.groups.update("rack07", { ip: "|ns(\\d+)|10.0.7.($1+0)|" });
+    // ns01 keeps the address an earlier makehosts could have written; ns02's changes in this run.
+    await h.check("xcat:Group", { name: "rack07", attributes: { ip: "|ns(\\d+)|10.0.7.($1+0)|" } });
+    await h.check("xcat:Group", { name: "rack08", attributes: { ip: "10.0.8.2" } });
+    await h.check(KIND, { name: "ns01", groups: ["rack07", "all"] });
+    await h.check(KIND, { name: "ns02", groups: ["rack08", "rack07", "all"] });
+    const checked = await h.check("xcat:Deployment", { nodes: ["ns01", "ns02"], osimage: "rhels9-compute" });
+    expect(checked.failures).toEqual([
+      {
+        property: "nodes",
+        reason: expect.stringMatching(
+          /^xcat:Deployment: nodes: ns02 \(10\.0\.8\.2 from xcat:Group rack08\): its address comes from a group/,
+        ),
+      },
+    ]);
+  });
+
   it("accepts a node the program gives an ip, one xCAT has an ip for, and any where the site resolves names", async () => {
     await withImage();
     await h.check(KIND, { name: "ns01", groups: ["all"], attributes: { ip: "10.0.7.1" } });

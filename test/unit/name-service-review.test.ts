@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { nameServiceLines } from "../../src/cli/review/name-service-lines";
 import { summarizePlan } from "../../src/cli/review/plan-summary";
 import { renderMarkdown, renderText } from "../../src/cli/review/render-summary";
-import { unresolvedReason, willResolve } from "../../src/provider/name-resolution";
+import { unresolvedBecause, unresolvedReason, willResolve } from "../../src/provider/name-resolution";
 import { ALL_NAME_SERVICES } from "../../src/provider/name-services";
 
 const MN = { nameservers: "10.0.0.1", master: "10.0.0.1" };
@@ -104,6 +104,23 @@ describe("whether a Deployment's node name will resolve on the management node",
     expect(willResolve({ programIp: undefined, serverIp: undefined, choice: none })).toBe(true);
     expect(willResolve({ programIp: undefined, serverIp: undefined, choice: ALL_NAME_SERVICES })).toBe(false);
     expect(willResolve({ programIp: "", serverIp: "", choice: ALL_NAME_SERVICES })).toBe(false);
+    // An address a group gives reaches /etc/hosts only through makehosts, which up runs only for
+    // a node's own ip: new here (the node not on the server yet, or its address changed) is refused.
+    const fromGroups = { address: "10.0.2.7", source: "10.0.2.7 from xcat:Group rack02's |…|" };
+    const node = { programIp: undefined, choice: ALL_NAME_SERVICES, fromGroups };
+    expect(unresolvedBecause({ ...node, serverIp: undefined, onServer: false })).toEqual({
+      source: fromGroups.source,
+    });
+    expect(unresolvedBecause({ ...node, serverIp: "10.0.2.9", onServer: true })).toEqual({
+      source: fromGroups.source,
+    });
+    expect(unresolvedBecause({ ...node, serverIp: "10.0.2.7", onServer: true })).toBeUndefined();
+    expect(
+      unresolvedBecause({ ...node, serverIp: undefined, onServer: false, choice: none }),
+    ).toBeUndefined();
+    expect(
+      unresolvedBecause({ ...node, programIp: "10.0.2.7", serverIp: undefined, onServer: false }),
+    ).toBeUndefined();
   });
 
   it("names the nodes and both fixes", () => {
