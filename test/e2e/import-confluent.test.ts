@@ -6,6 +6,11 @@
  * `xcat:backend confluent` itself (the test never does), holds no secret, and its first `up`
  * sends not one write request to Confluent (counted at the emulator); the next
  * `preview --refresh --expect-no-changes` passes.
+ *
+ * With CONFLUENT_E2E_URL, CONFLUENT_E2E_USERNAME and CONFLUENT_E2E_PASSWORD it runs against a real
+ * Confluent 3.15 instead (docs/confluent.md): the same cluster is written there through the API,
+ * the server must hold nothing else (the import reads everything), writes are counted by a
+ * recording proxy in front of it, and every node and group is deleted afterwards.
  */
 import { existsSync, readFileSync, symlinkSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
@@ -15,8 +20,11 @@ import { run as importCluster } from "../../src/cli/import/run";
 import { ConfluentClient } from "../../src/client/confluent";
 import { type RunningConfluentEmulator, startConfluentEmulator } from "../../src/confluent-emulator";
 import { PulumiWorkspace } from "./support/pulumi-workspace";
+import { type RecordingProxy, startRecordingProxy } from "./support/recording-proxy";
 
-const PASSWORD = "confluent-import-e2e";
+const REAL_URL = process.env.CONFLUENT_E2E_URL?.trim() || undefined;
+const USERNAME = REAL_URL ? (process.env.CONFLUENT_E2E_USERNAME ?? "") : "root";
+const PASSWORD = REAL_URL ? (process.env.CONFLUENT_E2E_PASSWORD ?? "") : "confluent-import-e2e";
 /** The seed's group secrets (src/confluent-emulator/seed-cluster.ts) and the login node's own. */
 const SECRETS: Record<string, string> = {
   "compute-bmcpassword": "rack-bmc-secret",
@@ -25,11 +33,69 @@ const SECRETS: Record<string, string> = {
 /** Not a password, but Confluent keeps it as secret.hardwaremanagementuser: asked as plain config. */
 const BMC_USER = { key: "compute-bmcusername", value: "ADMIN" };
 
-let confluent: RunningConfluentEmulator;
+/** The server the import and the engine talk to, and its request log. */
+let confluent: {
+  readonly url: string;
+  requests(): { readonly method: string; readonly path: string }[];
+  close(): Promise<void>;
+};
 const workspaces: PulumiWorkspace[] = [];
 
 /** Requests that could change Confluent (every write is a PUT, POST or DELETE). */
-const writes = () => confluent.state.requests().filter((r) => r.method !== "GET");
+const writes = () => confluent.requests().filter((r) => r.method !== "GET");
+
+const two = (n: number) => String(n).padStart(2, "0");
+const hex = (n: number) => n.toString(16).padStart(2, "0");
+/** Set once the real server was found empty: only then does afterAll delete the suite's names. */
+let seededReal = false;
+const RACKS = 2;
+const PER_RACK = 4;
+const computeNodes = Array.from({ length: RACKS * PER_RACK }, (_, i) => {
+  const r = Math.floor(i / PER_RACK) + 1;
+  const n = (i % PER_RACK) + 1;
+  return { name: `r${two(r)}n${two(n)}`, r, n };
+});
+
+/**
+ * On a real Confluent, the emulator's `racks:2x4` seed (src/confluent-emulator/seed-cluster.ts)
+ * written through the API. A string with braces is stored as an expression (Confluent's
+ * messages.py InputConfigChangeSet turns every string value into `{"expression": ...}`).
+ */
+async function seedRealCluster(admin: ConfluentClient): Promise<void> {
+  const present = await admin.nodes.list("everything").catch(() => []);
+  const groups = (await admin.groups.list()).filter((g) => g !== "everything");
+  if (present.length > 0 || groups.length > 0) {
+    throw new Error(
+      `CONFLUENT_E2E_URL (${REAL_URL}) already holds nodes [${present.join(",")}] or groups [${groups.join(",")}]; ` +
+        "this suite imports the whole server and needs an empty one",
+    );
+  }
+  seededReal = true;
+  await admin.groups.create("compute", {
+    "hardwaremanagement.method": "ipmi",
+    "console.method": "ipmi",
+    "secret.hardwaremanagementuser": BMC_USER.value,
+    "secret.hardwaremanagementpassword": SECRETS["compute-bmcpassword"] ?? "",
+    "net.ipv4_address": "10.0.{n1}.{n2}",
+  });
+  for (let r = 1; r <= RACKS; r++) await admin.groups.create(`rack${two(r)}`, { "location.rack": String(r) });
+  for (const { name, r, n } of computeNodes) {
+    await admin.nodes.create(name, {
+      groups: ["compute", `rack${two(r)}`],
+      "hardwaremanagement.manager": `10.1.${r}.${n}`,
+      "net.hwaddr": `52:54:00:${hex(r)}:00:${hex(n)}`,
+      "location.u": String(n),
+    });
+  }
+}
+
+/** Removes what seedRealCluster and beforeAll made on a real Confluent (the stacks only adopted them). */
+async function cleanRealCluster(admin: ConfluentClient): Promise<void> {
+  for (const name of [...computeNodes.map((n) => n.name), "login01"])
+    await admin.nodes.delete(name).catch(() => {});
+  for (const group of ["compute", "rack01", "rack02", "login"])
+    await admin.groups.delete(group).catch(() => {});
+}
 
 /** PATH without any folder holding a pulumi-resource-xcat (the checkout's node_modules/.bin). */
 const pathWithoutPlugin = () =>
@@ -42,7 +108,7 @@ async function importInto(language: "typescript" | "yaml"): Promise<string> {
   const out = await mkdtemp(join(inject("e2eSandbox"), `confluent-import-${language}-`));
   process.env.XCAT_PASSWORD = PASSWORD;
   try {
-    const argv = ["--backend", "confluent", "--url", confluent.url, "--username", "root", "--out", out];
+    const argv = ["--backend", "confluent", "--url", confluent.url, "--username", USERNAME, "--out", out];
     expect(await importCluster([...argv, "--language", language])).toBe(0);
   } finally {
     delete process.env.XCAT_PASSWORD;
@@ -55,7 +121,7 @@ async function configure(workspace: PulumiWorkspace): Promise<void> {
   await workspace.run([
     "config",
     "set-all",
-    ...["--plaintext", `xcat:url=${confluent.url}`, "--plaintext", "xcat:username=root"],
+    ...["--plaintext", `xcat:url=${confluent.url}`, "--plaintext", `xcat:username=${USERNAME}`],
     ...["--secret", `xcat:password=${PASSWORD}`],
     ...Object.entries(SECRETS).flatMap(([key, value]) => ["--secret", `${key}=${value}`]),
     ...["--plaintext", `${BMC_USER.key}=${BMC_USER.value}`],
@@ -63,8 +129,27 @@ async function configure(workspace: PulumiWorkspace): Promise<void> {
 }
 
 beforeAll(async () => {
-  confluent = await startConfluentEmulator({ password: PASSWORD, seedCluster: "racks:2x4" });
-  const admin = new ConfluentClient({ url: confluent.url, username: "root", password: PASSWORD });
+  if (REAL_URL) {
+    const proxy: RecordingProxy = await startRecordingProxy(REAL_URL);
+    confluent = proxy;
+  } else {
+    const emulator: RunningConfluentEmulator = await startConfluentEmulator({
+      password: PASSWORD,
+      seedCluster: "racks:2x4",
+    });
+    confluent = {
+      url: emulator.url,
+      requests: () => emulator.state.requests(),
+      close: () => emulator.close(),
+    };
+  }
+  // Seeding goes straight to the server, not through the proxy: only the engine's requests count.
+  const admin = new ConfluentClient({
+    url: REAL_URL ?? confluent.url,
+    username: USERNAME,
+    password: PASSWORD,
+  });
+  if (REAL_URL) await seedRealCluster(admin);
   await admin.groups.create("login", {
     "hardwaremanagement.method": "ipmi",
     "net.ipv4_gateway": "10.0.0.254",
@@ -81,6 +166,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const workspace of workspaces) await workspace.dispose();
+  if (REAL_URL && seededReal) {
+    const admin = new ConfluentClient({ url: REAL_URL, username: USERNAME, password: PASSWORD });
+    await cleanRealCluster(admin);
+    await admin.close();
+  }
   await confluent?.close();
 });
 

@@ -8,20 +8,23 @@
  * `preview --refresh --expect-no-changes` passes; a node copied in the program to a new name
  * (the block of an imported node, renamed) gets its scripts once, not the defaults twice, and
  * converges in one `up`.
+ *
+ * With XCAT_E2E_URL set it runs on that management node (docs/real-xcat-e2e.md): every object is
+ * named with the run's prefix, the import reads only the suite's nodes (`--noderange`), "nothing
+ * written" is every object table read before and after, and everything made is removed afterwards.
  */
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { run as importCluster } from "../../src/cli/import/run";
-import { XcatClient } from "../../src/client";
-import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import type { RunningEmulator } from "../../src/emulator";
 import { PulumiWorkspace } from "./support/pulumi-workspace";
+import { type E2eTarget, objectTablesSnapshot, startTarget, tlsArgs } from "./support/target";
 
 const XCAT_PASSWORD = "inherited-e2e";
 /** A fresh management node's xcatdefaults row (src/contract/fresh-management-node.ts). */
 const DEFAULTS = "syslog,remoteshell,syncfiles";
-const IMAGE = "rocky9.4-x86_64-netboot-compute";
 
 function writes(emulator: RunningEmulator): Record<string, number> {
   return Object.fromEntries(
@@ -31,16 +34,27 @@ function writes(emulator: RunningEmulator): Record<string, number> {
   );
 }
 
+/**
+ * What shows that nothing was written: the emulator's write counts by route, or on a real node
+ * (whose requests the test cannot count) every object table's rows.
+ */
+async function writeWitness(target: E2eTarget): Promise<unknown> {
+  return target.emulator ? writes(target.emulator) : await objectTablesSnapshot(target.admin);
+}
+
 describe("pulumi-xcat import of inherited scripts and deployed nodes", () => {
-  let emulator: RunningEmulator;
-  let admin: XcatClient;
+  let target: E2eTarget;
+  let p: string;
+  let IMAGE: string;
   let out: string;
   let workspace: PulumiWorkspace;
   let program: string;
 
   beforeAll(async () => {
-    emulator = await startEmulator({ password: XCAT_PASSWORD });
-    admin = new XcatClient({ url: emulator.url, username: "root", password: XCAT_PASSWORD });
+    target = await startTarget({ password: XCAT_PASSWORD });
+    p = target.prefix;
+    IMAGE = `${p}rocky9.4-x86_64-netboot-compute`;
+    const admin = target.admin;
     await admin.osimages.create(IMAGE, {
       imagetype: "linux",
       provmethod: "netboot",
@@ -49,24 +63,28 @@ describe("pulumi-xcat import of inherited scripts and deployed nodes", () => {
       osarch: "x86_64",
       osname: "Linux",
     });
-    await admin.groups.update("compute", {
+    await admin.groups.update(`${p}compute`, {
       mgt: "ipmi",
       netboot: "xnba",
       postscripts: "confignetwork,setupntp",
     });
-    await admin.groups.update("login", { mgt: "ipmi", postscripts: "confignetwork" });
+    await admin.groups.update(`${p}login`, { mgt: "ipmi", postscripts: "confignetwork" });
     for (let n = 1; n <= 4; n++) {
-      await admin.nodes.create(`cn0${n}`, {
-        groups: "compute,all",
+      await admin.nodes.create(`${p}cn0${n}`, {
+        groups: `${p}compute,all`,
         ip: `10.0.0.${n}`,
         mac: `52:54:00:00:00:0${n}`,
       });
     }
     // The login node's own scripts replace its group's (a node's own row wins).
-    await admin.nodes.create("login01", { groups: "login,all", ip: "10.0.9.1", postscripts: "loginsetup" });
+    await admin.nodes.create(`${p}login01`, {
+      groups: `${p}login,all`,
+      ip: "10.0.9.1",
+      postscripts: "loginsetup",
+    });
     // What a Deployment sends: nodeset points the nodes at the image.
-    await admin.nodes.setBootstate("cn01,cn02,cn03,cn04", { osimage: IMAGE });
-    const cn01 = await admin.nodes.get("cn01");
+    await admin.nodes.setBootstate(`${p}cn01,${p}cn02,${p}cn03,${p}cn04`, { osimage: IMAGE });
+    const cn01 = await admin.nodes.get(`${p}cn01`);
     expect(cn01).toMatchObject({
       postscripts: `${DEFAULTS},confignetwork,setupntp`,
       provmethod: IMAGE,
@@ -74,26 +92,26 @@ describe("pulumi-xcat import of inherited scripts and deployed nodes", () => {
       arch: "x86_64",
       profile: "compute",
     });
-    expect((await admin.nodes.get("login01")).postscripts).toBe(`${DEFAULTS},loginsetup`);
+    expect((await admin.nodes.get(`${p}login01`)).postscripts).toBe(`${DEFAULTS},loginsetup`);
 
     out = await mkdtemp(join(tmpdir(), "pulumi-xcat-import-inherited-"));
-    process.env.XCAT_PASSWORD = XCAT_PASSWORD;
+    process.env.XCAT_PASSWORD = target.password;
     try {
-      expect(await importCluster(["--url", emulator.url, "--username", "root", "--out", out])).toBe(0);
+      const args = ["--url", target.url, "--username", target.username, "--out", out, ...tlsArgs(target)];
+      if (!target.emulator) args.push("--noderange", `${p}cn01,${p}cn02,${p}cn03,${p}cn04,${p}login01`);
+      expect(await importCluster(args)).toBe(0);
     } finally {
       delete process.env.XCAT_PASSWORD;
     }
     program = await readFile(join(out, "index.ts"), "utf8");
     workspace = await PulumiWorkspace.create({ programDir: out, sandboxDir: inject("e2eSandbox") });
-    await workspace.setConfig("xcat:url", emulator.url);
-    await workspace.setConfig("xcat:username", "root");
-    await workspace.setConfig("xcat:password", XCAT_PASSWORD, { secret: true });
+    await target.configure(workspace);
   });
 
   afterAll(async () => {
     await workspace?.dispose();
-    await admin?.close();
-    await emulator?.close();
+    if (target && !target.emulator) await removeRealObjects(target);
+    await target?.close();
     if (out) await rm(out, { recursive: true, force: true });
   });
 
@@ -102,8 +120,10 @@ describe("pulumi-xcat import of inherited scripts and deployed nodes", () => {
     expect(program).not.toContain("otherpkgs");
     // The group's scripts live on the group, once; the login node's own on it alone.
     expect(program.match(/confignetwork,setupntp/g)).toHaveLength(1);
-    expect(program).toMatch(/new xcat\.Node\(\s*"login01",[^;]*postscripts: "loginsetup"/s);
-    expect(program).toContain("provmethod: rocky94X8664NetbootCompute.name");
+    expect(program).toMatch(
+      new RegExp(`new xcat\\.Node\\(\\s*"${p}login01",[^;]*postscripts: "loginsetup"`, "s"),
+    );
+    expect(program).toMatch(/provmethod: \w*(r|R)ocky94X8664NetbootCompute\.name/);
     // The image keeps its profile, osvers and osarch; the nodes name the image and no more.
     const starts = ["// Regular runs", "// Nodes that follow"].map((text) => program.indexOf(text));
     const nodes = program.slice(Math.min(...starts.filter((at) => at >= 0)));
@@ -112,25 +132,25 @@ describe("pulumi-xcat import of inherited scripts and deployed nodes", () => {
   });
 
   it("the first up writes nothing and preview --refresh --expect-no-changes passes", async () => {
-    const before = writes(emulator);
-    const snapshot = emulator.state.snapshot();
+    const before = await writeWitness(target);
+    const snapshot = target.emulator?.state.snapshot();
     const changes = await workspace.up();
     expect(Object.keys(changes)).toEqual(["create"]);
-    expect(writes(emulator)).toEqual(before);
-    expect(emulator.state.snapshot()).toBe(snapshot);
+    expect(await writeWitness(target)).toEqual(before);
+    expect(target.emulator?.state.snapshot()).toBe(snapshot);
     const preview = await workspace.preview(["--refresh", "--expect-no-changes"]);
     expect(Object.keys(preview.changeSummary)).toEqual(["same"]);
   });
 
   it("a node copied to a new name gets its scripts once and converges in one up", async () => {
     // The login01 block, as written, renamed: what an admin does to add a second login node.
-    const block = /new xcat\.Node\(\s*"login01",[\s\S]*?\);\n/.exec(program)?.[0];
+    const block = new RegExp(`new xcat\\.Node\\(\\s*"${p}login01",[\\s\\S]*?\\);\\n`).exec(program)?.[0];
     expect(block).toBeDefined();
-    const copy = (block ?? "").replace('"login01"', '"login02"').replace("10.0.9.1", "10.0.9.2");
+    const copy = (block ?? "").replace(`"${p}login01"`, `"${p}login02"`).replace("10.0.9.1", "10.0.9.2");
     await writeFile(join(workspace.programDir, "index.ts"), `${program}${copy}`);
     const changes = await workspace.up();
     expect(changes).toMatchObject({ create: 1 });
-    expect((await admin.nodes.get("login02")).postscripts).toBe(`${DEFAULTS},loginsetup`);
+    expect((await target.admin.nodes.get(`${p}login02`)).postscripts).toBe(`${DEFAULTS},loginsetup`);
     const preview = await workspace.preview(["--refresh", "--expect-no-changes"]);
     expect(Object.keys(preview.changeSummary)).toEqual(["same"]);
   });
@@ -144,18 +164,13 @@ describe("pulumi-xcat import of inherited scripts and deployed nodes", () => {
       env: { PATH: `${join(sandbox, "node_modules", ".bin")}:${process.env.PATH ?? ""}` },
     });
     try {
-      await native.run([
-        "config",
-        "set-all",
-        ...["--plaintext", `xcat:url=${emulator.url}`, "--plaintext", "xcat:username=root"],
-        ...["--secret", `xcat:password=${XCAT_PASSWORD}`],
-      ]);
+      await target.configure(native);
       const generated = join(native.programDir, "generated.yaml");
-      const before = writes(emulator);
-      await native.run(["import", "xcat:index:Node", "cn02", "cn02", "--yes", "--out", generated]);
-      expect(writes(emulator)).toEqual(before);
+      const before = await writeWitness(target);
+      await native.run(["import", "xcat:index:Node", `${p}cn02`, `${p}cn02`, "--yes", "--out", generated]);
+      expect(await writeWitness(target)).toEqual(before);
       const code = await readFile(generated, "utf8");
-      expect(code).toContain("provmethod: rocky9.4-x86_64-netboot-compute");
+      expect(code).toContain(`provmethod: ${IMAGE}`);
       expect(code).toContain("ip: 10.0.0.2");
       // Not the defaults, not the group's scripts or mgt, not what nodeset derived, not its state.
       expect(code).not.toMatch(
@@ -170,3 +185,20 @@ describe("pulumi-xcat import of inherited scripts and deployed nodes", () => {
     }
   });
 });
+
+/** On a real node: the suite's nodes, its groups' rows and its image (the stacks only adopted them). */
+async function removeRealObjects(target: E2eTarget): Promise<void> {
+  const p = target.prefix;
+  const nodes = [1, 2, 3, 4].map((n) => `${p}cn0${n}`).concat(`${p}login01`, `${p}login02`);
+  const attempts = [
+    ...nodes.map((node) => () => target.admin.nodes.delete(node)),
+    // A static group's own values live in the node-keyed tables under the group's name.
+    ...["nodehm", "noderes", "nodetype", "postscripts"].flatMap((table) =>
+      [`${p}compute`, `${p}login`].map(
+        (group) => () => target.admin.tables.deleteRows(table, { node: group }),
+      ),
+    ),
+    () => target.admin.osimages.delete(`${p}rocky9.4-x86_64-netboot-compute`),
+  ];
+  for (const attempt of attempts) await attempt().catch(() => {});
+}
