@@ -228,12 +228,13 @@ if [[ "$status" -ne 0 ]]; then
   echo "fix the program (or the policy violations) and run review.sh preview again." >&2
   exit 1
 fi
-# Without drift, the plan is saved again from a preview that does not refresh. A plan saved from
-# the refreshing preview expects every resource as the refresh read it; `pulumi up --plan` on the
-# unrefreshed state then stopped after its preview with exit 1 and no message (Pulumi 3.259, the
-# lab in test/e2e/policy-and-plan.test.ts), and refreshing everything at the apply would write back
-# edits made after the review that no review showed. With drift, the refreshing preview's plan is
-# kept and review.sh up refreshes exactly the objects the review showed as changed by hand.
+# Without drift, the plan is saved again from a preview that does not refresh, as before reviews
+# refreshed: a plan saved from the refreshing preview expects every resource as the refresh read
+# it, and once `pulumi up --plan` on the unrefreshed state stopped after its preview with exit 1 and
+# no message (Pulumi 3.259, the lab of test/e2e/policy-and-plan.test.ts; the cause was not isolated),
+# while refreshing everything at the apply would write back edits made after the review that no
+# review showed. With drift, the refreshing preview's plan is kept and review.sh up refreshes
+# exactly the objects the review showed as changed by hand (test/e2e/review-signoff.test.ts).
 drift_status=0
 pulumi-xcat review "$review_dir/preview.json" --offline --fail-on drift >/dev/null 2>&1 || drift_status=$?
 if [[ "$drift_status" -ne 3 ]]; then
