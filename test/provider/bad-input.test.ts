@@ -69,6 +69,7 @@ const BAD_INPUTS: readonly BadInputCase[] = [
   { title: "unknown network attribute", kind: "xcat:Network", inputs: network({ attributes: { gatway: "10.0.0.254" } }), field: "attributes", reason: /'gatway' is not a network attribute.*did you mean 'gateway'/ },
   { title: "unknown osimage attribute", kind: "xcat:Osimage", inputs: { name: "img", attributes: { osversion: "rhels9" } }, field: "attributes", reason: /'osversion' is not a osimage attribute/ },
   { title: "osimage attribute value an object", kind: "xcat:Osimage", inputs: { name: "img", attributes: { osvers: { v: 9 } } }, field: "attributes", reason: /value of 'osvers' must be a string, got an object/ },
+  { title: "a group with no attributes (xCAT keeps none)", kind: "xcat:Group", inputs: { name: "gpu", attributes: {} }, field: "attributes", reason: /attributes must set at least one attribute of the group 'gpu': xCAT keeps no group without attributes/ },
   { title: "unknown group attribute", kind: "xcat:Group", inputs: { name: "compute", attributes: { netbooot: "xnba" } }, field: "attributes", reason: /'netbooot' is not a group attribute/ },
   { title: "unknown policy attribute", kind: "xcat:Policy", inputs: { priority: "6", attributes: { user: "ops" } }, field: "attributes", reason: /'user' is not a policy attribute/ },
   { title: "adopt a string", kind: "xcat:Node", inputs: node({ adopt: "yes" }), field: "adopt", reason: /adopt must be true or false, got 'yes'/ },

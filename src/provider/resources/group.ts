@@ -1,5 +1,21 @@
 import { attributeObjectSpec } from "../attribute-object";
-import { nameProblems } from "../validation";
+import { failuresOn, isPlainObject, nameProblems } from "../validation";
+
+/**
+ * A group with nothing to hold is refused before anything is sent: xCAT keeps a group's attributes
+ * and its nodegroup row, and chdef with no attr=val changes nothing and says nothing
+ * (DBobjectdefs.pm:2417-2474), so its PUT "succeeded" and the read after it found no group.
+ */
+function nothingToHoldProblems(news: Readonly<Record<string, unknown>>) {
+  const empty = (value: unknown) =>
+    value === undefined || (isPlainObject(value) && Object.keys(value).length === 0);
+  if (!isPlainObject(news.attributes) || !empty(news.attributes) || !empty(news.secretAttributes)) return [];
+  return failuresOn("attributes", [
+    `attributes must set at least one attribute of the group '${String(news.name)}': xCAT keeps no group ` +
+      "without attributes (its chdef with none changes nothing). Membership comes from each node's `groups`, " +
+      "and a group exists as soon as a node names it, so a group that only gathers nodes needs no Group resource.",
+  ]);
+}
 
 /**
  * `xcat:Group`: attributes that member nodes inherit (node-table rows keyed by the group's name,
@@ -17,6 +33,7 @@ export const groupSpec = attributeObjectSpec({
   createMode: "check-first",
   unsetIsConflict: false,
   deleteByClearing: true,
+  crossProblems: nothingToHoldProblems,
   api: (client) => ({
     get: (name) => client.groups.get(name),
     create: (name, attributes) => client.groups.update(name, attributes),
