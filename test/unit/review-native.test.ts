@@ -162,6 +162,25 @@ function everyKind(token: (kind: string) => string) {
         { name: "login01", groups: ["all"], attributes: { bmc: "10.1.0.99" } },
         { name: "login01", groups: ["all"], attributes: { bmc: "10.1.0.1" } },
       ),
+      // An imported node's `protect` removed, nothing else changed: the engine's step is a `same`.
+      {
+        ...step(
+          "same",
+          "Node",
+          "imported01",
+          { name: "imported01", groups: ["all"], attributes: {} },
+          {
+            name: "imported01",
+            groups: ["all"],
+            attributes: {},
+          },
+        ),
+        oldState: {
+          type: token("Node"),
+          protect: true,
+          inputs: { name: "imported01", groups: ["all"], attributes: {} },
+        },
+      },
     ],
   };
 }

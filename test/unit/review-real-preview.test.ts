@@ -106,3 +106,27 @@ describe("review of the lab's image roll (docs/review-and-sign-off.md's sample)"
     for (const line of quoted) expect(markdown).toContain(line);
   });
 });
+
+// `pulumi preview --json` (pulumi v3.259.0) of a YAML program whose group g1 lost `protect: true`
+// and gained netboot, next to an unchanged protected-free g2: the engine's step for a
+// protect-only change is a `same` (its text output only adds a 🔓), so review reads the option
+// from the states and says it on a line of its own.
+describe("review of a preview that removes protect", () => {
+  const unprotect: unknown = JSON.parse(
+    readFileSync(join(import.meta.dirname, "fixtures/preview-unprotect.json"), "utf8"),
+  );
+
+  it("says the removal on its own line and among the dangers", () => {
+    const summary = summarizePlan(unprotect);
+    expect(renderText(summary).trimEnd().split("\n")).toEqual([
+      "! 1 group whose members' values change (members not read): g1",
+      "! 1 object no longer protected (a later change can delete it): g1",
+      "~ protect removed from 1 Group g1",
+      "~ netboot: (none) → xnba on g1 (1 Group)",
+      "    members and their values not read (review --offline)",
+      "0 to create, 0 to adopt, 1 to update, 0 to replace, 0 to delete, 2 unchanged",
+    ]);
+    expect(summary.dangers.map((danger) => danger.kind)).toEqual(["group", "unprotect"]);
+    expect(renderMarkdown(summary)).toContain("| unprotect xcat:Group | protect removed | `g1` | 1 |");
+  });
+});

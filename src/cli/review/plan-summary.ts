@@ -39,6 +39,7 @@ export const DANGER_KINDS = [
   "policy",
   "site",
   "drift",
+  "unprotect",
 ] as const;
 export type DangerKind = (typeof DANGER_KINDS)[number];
 
@@ -57,10 +58,16 @@ const DANGER_TEXT: Record<Exclude<DangerKind, "delete" | "group">, readonly [str
     "object changed or deleted by hand on the management node, put back as the program says",
     "objects changed or deleted by hand on the management node, put back as the program says",
   ],
+  unprotect: [
+    "object no longer protected (a later change can delete it)",
+    "objects no longer protected (a later change can delete them)",
+  ],
 };
 
 export interface PreviewState {
   readonly type?: string;
+  /** The `protect` resource option. */
+  readonly protect?: boolean;
   /** The provider reference `<provider urn>::<id>` (stack-resources.ts reads the management node from it). */
   readonly provider?: string;
   readonly inputs?: Record<string, unknown>;
@@ -87,7 +94,7 @@ export interface ChangeEffect {
 
 /** One summary line: a change shared by `names`. */
 export interface ChangeLine {
-  readonly op: "create" | "delete" | "update" | "replace" | "adopt";
+  readonly op: "create" | "delete" | "update" | "replace" | "adopt" | "unprotect";
   /** Short resource type, e.g. `xcat:Node`. */
   readonly type: string;
   /** What changes: `provmethod: a → b`, or `in group compute` for a create or delete. */
@@ -438,7 +445,7 @@ class SummaryBuilder {
         ...(g.managementNode !== undefined ? { managementNode: g.managementNode } : {}),
       };
     });
-    const order = { delete: 0, replace: 1, adopt: 2, update: 3, create: 4 };
+    const order = { delete: 0, unprotect: 1, replace: 2, adopt: 3, update: 4, create: 5 };
     lines.sort(
       (a, b) =>
         byManagementNode(a.managementNode, b.managementNode) ||
@@ -458,7 +465,7 @@ class SummaryBuilder {
       )
       .map((entry) => ({
         kind: entry.kind,
-        text: dangerText(entry.kind, entry.label, entry.names.size),
+        text: dangerText(entry.kind, entry.label, entry.names),
         count: entry.names.size,
         noderange: compressNoderange(entry.names),
         ...(entry.managementNode !== undefined ? { managementNode: entry.managementNode } : {}),
@@ -473,12 +480,15 @@ function byManagementNode(a: string | undefined, b: string | undefined): number 
   return Number(stack(b)) - Number(stack(a)) || compareStrings(a ?? "", b ?? "");
 }
 
-function dangerText(kind: DangerKind, label: string, count: number): string {
+function dangerText(kind: DangerKind, label: string, names: ReadonlySet<string>): string {
+  const count = names.size;
   const one = count === 1;
   if (kind === "delete") {
     const noun = label === "xcat:Node" ? "node" : label.replace(/^xcat:/, "");
     return `${one ? noun : plural(noun)} deleted`;
   }
+  if (kind === "group" && one && names.has(label))
+    return "group whose members' values change (members not read)";
   if (kind === "group")
     return `${one ? "node whose values change" : "nodes whose values change"} through group ${label}`;
   return DANGER_TEXT[kind][one ? 0 : 1];
@@ -613,6 +623,7 @@ function groupEffects(
   }
   if (plan.facts === undefined) {
     effect(`members and their values ${plan.unread}`, []);
+    // Counted by the group itself (so `--fail-on group` still stops), said as the group, not a node.
     danger("group", [group], group);
     return;
   }
@@ -708,7 +719,10 @@ export function summarizePlan(
         : undefined,
     );
     const adoptChanges = step.newState?.inputs?.adoptChanges;
-    const op = step.op === "create" && isPlainMap(adoptChanges) ? "adopt" : (step.op as ChangeLine["op"]);
+    const op =
+      step.op === "create" && isPlainMap(adoptChanges)
+        ? "adopt"
+        : (step.op as Exclude<ChangeLine["op"], "unprotect">);
     builder.counts[op]++;
     const paths = changedPaths(step);
     const name = objectName(step);
@@ -758,6 +772,9 @@ export function summarizePlan(
       powerStateEffects(step, op, plan, line.effect, builder.danger.bind(builder));
     if (type === "xcat:Group") groupEffects(step, op, plan, line.effect, builder.danger.bind(builder));
   }
+  unprotectLines(all, builder, (step) =>
+    nameManagementNodes ? describeManagementNode(managementNodeOf(step, providers, stackConfig)) : undefined,
+  );
   const { dangers, lines } = builder.build();
   // Unchanged resources are not listed as steps in `preview --json`, only counted.
   const summary = (preview as { changeSummary?: { same?: unknown } } | null)?.changeSummary;
@@ -782,6 +799,26 @@ export function summarizePlan(
     counts,
     ...(cannotMove.length > 0 ? { cannotMove } : {}),
   };
+}
+
+/**
+ * A `protect` option the change removes, as its own line and danger: the engine shows it only as a
+ * 🔓 on an otherwise unchanged resource (the preview's step is a `same`), yet it is the first of the
+ * two changes that delete an imported node, and the second's review cannot show who unprotected it.
+ */
+function unprotectLines(
+  steps: readonly PreviewStep[],
+  builder: SummaryBuilder,
+  managementNodeOfStep: (step: PreviewStep) => string | undefined,
+): void {
+  for (const step of steps) {
+    if (step.op === "delete" || step.op === "refresh" || shortType(step).startsWith("pulumi:")) continue;
+    if (step.oldState?.protect !== true || step.newState?.protect === true) continue;
+    builder.at(managementNodeOfStep(step));
+    const name = objectName(step);
+    builder.line("unprotect", shortType(step), "protect removed", name);
+    builder.danger("unprotect", [name]);
+  }
 }
 
 /**

@@ -11,6 +11,7 @@ const SIGN: Record<ChangeLine["op"], string> = {
   update: "~",
   replace: "+-",
   adopt: "~",
+  unprotect: "~",
 };
 
 /** `node`/`nodes`, `Osimage`/`Osimages`: a resource type as a noun for `count` objects. */
@@ -24,6 +25,7 @@ export function describeLine(line: ChangeLine): string {
   const count = `${line.names.length} ${describeNoun(line.type, line.names.length)}`;
   if (line.op === "update") return `${SIGN.update} ${line.what} on ${line.noderange} (${count})`;
   if (line.op === "adopt") return `${SIGN.adopt} takes over ${count} ${line.noderange}: ${line.what}`;
+  if (line.op === "unprotect") return `${SIGN.unprotect} ${line.what} from ${count} ${line.noderange}`;
   const verb = line.op === "replace" ? " replaced" : "";
   return `${SIGN[line.op]} ${count}${verb} ${line.noderange}${line.what ? ` ${line.what}` : ""}`;
 }
@@ -117,7 +119,7 @@ export function renderMarkdown(summary: PlanSummary): string {
   }
   out.push("", totals(summary), "", "<details><summary>Every object</summary>", "", "```diff");
   for (const line of summary.lines) {
-    const sign = line.op === "update" || line.op === "adopt" ? "~" : line.op === "create" ? "+" : "-";
+    const sign = line.op === "create" ? "+" : line.op === "delete" || line.op === "replace" ? "-" : "~";
     const where = line.managementNode === undefined ? "" : ` (on ${line.managementNode})`;
     for (const name of line.names) {
       const detail = line.details?.[name];
