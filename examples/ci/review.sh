@@ -185,7 +185,9 @@ if [[ "$mode" == up ]]; then
   message+=", reviewed at commit ${reviewed_commit:-unknown (no review.md with the plan)}"
   message+=", approved by ${APPROVED_BY:-nobody named (APPROVED_BY not set)}"
   status=0
-  pulumi up --yes --non-interactive --plan "$plan" --message "$message" "${stack_args[@]}" "${policy_args[@]}" 2>&1 |
+  # --diff: the job's log (the merge's record) shows each value the apply writes, old and new,
+  # secrets as [secret], not only which inputs changed.
+  pulumi up --yes --non-interactive --diff --plan "$plan" --message "$message" "${stack_args[@]}" "${policy_args[@]}" 2>&1 |
     tee "$log" || status=${PIPESTATUS[0]}
   if [[ "$status" -ne 0 ]] && grep -qE 'violates plan|not allowed by the plan|no plan for resource|Expected a new resource plan' "$log"; then
     echo >&2

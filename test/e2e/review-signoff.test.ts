@@ -114,6 +114,19 @@ describe("examples/ci/review.sh: what is applied is what the review showed", () 
     const putsDuringApply =
       (writes()["PUT /nodes/{noderange}"] ?? 0) - (writesBeforeApply["PUT /nodes/{noderange}"] ?? 0);
     expect(putsDuringApply).toBe(1);
+    // The job's log, the merge's record, shows the value written, old and new (issue #37 item 6),
+    // and no secret: the program's bmcpassword is a secret, shown as [secret] if at all.
+    expect(applied.stdout).toMatch(/bmc\s*: "10\.1\.200\.1" => "10\.1\.200\.11"/);
+    for (const text of [
+      review.stdout,
+      review.stderr,
+      applied.stdout,
+      applied.stderr,
+      markdown,
+      await readFile(join(reviewDir, "pins.json"), "utf8"),
+      await readFile(join(reviewDir, "up.log"), "utf8"),
+    ])
+      expect(text).not.toContain("signoff-Bmc-Pw7q");
 
     // A pull request the policy pack refuses (login01 given login02's BMC): no plan, and a comment
     // that says why, naming the rule.
