@@ -114,3 +114,50 @@ describe("summarizePlan", () => {
     expect(renderText(summary)).toContain("No changes.");
   });
 });
+
+describe("an adopting Deployment", () => {
+  // adoptChanges as the Deployment's check writes it (deployment-adopt.ts takeoverPreview).
+  const adopting = (adoptChanges: Record<string, string>) =>
+    step("create", "Deployment", "compute-image", undefined, {
+      nodes: "r01n[01-04]",
+      osimage: "rocky9.4-compute",
+      adopt: true,
+      adoptChanges,
+    });
+  const facts = undefined;
+
+  it("counts as re-imaged only the nodes its preview says it deploys", () => {
+    const summary = summarizePlan(
+      { steps: [adopting({ takesOver: "3 node(s): r01n[01-03]", deploys: "1 node(s): r01n04" })] },
+      facts,
+    );
+    expect(summary.dangers).toEqual([
+      expect.objectContaining({ kind: "reimage", count: 1, noderange: "r01n04" }),
+      expect.objectContaining({ kind: "adopt", count: 1 }),
+    ]);
+    expect(renderText(summary)).toContain(
+      "    already run rocky9.4-compute: taken over, not deployed: r01n[01-03] (3 nodes)",
+    );
+    expect(renderText(summary)).toContain("    deploys rocky9.4-compute: r01n04 (1 node)");
+  });
+
+  it("re-images none when every node runs the image, and all when the preview could not tell", () => {
+    const none = summarizePlan({
+      steps: [adopting({ takesOver: "4 node(s): r01n[01-04]", deploys: "none" })],
+    });
+    expect(none.dangers.map((danger) => danger.kind)).toEqual(["adopt"]);
+    expect(renderText(none)).not.toContain("deploys rocky9.4-compute:");
+    expect(renderText(none)).toContain("    deploys no node");
+    const unknown = summarizePlan(
+      {
+        steps: [
+          adopting({
+            takesOver: "not known yet: the nodes are not on the server; up reads them before deploying",
+          }),
+        ],
+      },
+      facts,
+    );
+    expect(unknown.dangers).toContainEqual(expect.objectContaining({ kind: "reimage", count: 4 }));
+  });
+});

@@ -15,6 +15,7 @@
 import { compareStrings, compressNoderange, expandNoderange } from "../../contract/noderange";
 import { isSecretAttribute } from "../../provider/attributes";
 import type { SiteServices } from "../../provider/name-services";
+import { takeoverSplitOf } from "../../provider/resources/deployment-adopt";
 import {
   describeManagementNode,
   explicitProviders,
@@ -512,7 +513,10 @@ function coveredNodes(nodes: unknown, plan: PlanContext): string[] {
   const list = stringList(nodes);
   if (list !== undefined) return list;
   if (typeof nodes !== "string") return [];
-  if (plan.facts === undefined) return [nodes];
+  // Not read: the names a range spells out (r01n[01-04]) are counted; a word that may be a group
+  // stays one entry under its own name.
+  if (plan.facts === undefined)
+    return expandNoderange(nodes, { isNode: () => false, groupMembers: () => undefined });
   return expandNoderange(nodes, plan.facts.noderangeContext(plan.created, plan.deleted));
 }
 
@@ -538,6 +542,17 @@ function deploymentEffects(
     return;
   }
   const next = coveredNodes(after.nodes, plan);
+  // An adopting Deployment's preview read which nodes already run the image: those are taken over,
+  // not re-imaged (deployment-adopt.ts); when it could not tell, every node counts as deployed.
+  const split =
+    op === "adopt" && isPlainMap(after.adoptChanges) ? takeoverSplitOf(after.adoptChanges) : undefined;
+  if (split) {
+    if (split.takesOver.length > 0) effect(`already run ${image}: taken over, not deployed`, split.takesOver);
+    if (split.deploys.length > 0) effect(`deploys ${image}`, split.deploys);
+    else effect("deploys no node", []);
+    danger("reimage", split.deploys);
+    return;
+  }
   if (op !== "update") {
     effect(`deploys ${image}`, next);
     danger("reimage", next);

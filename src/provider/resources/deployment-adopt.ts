@@ -10,6 +10,7 @@
  * destiny.pm:294-319) and its status is `booted` (the post-install script reports it,
  * xcatinstallpost:140); on Confluent when deployment.profile is the profile with none pending.
  */
+import { expandNoderange } from "../../contract/noderange";
 import type { NodeState } from "../deploy";
 import { compactNoderange } from "../node-batches";
 import type { DeploymentBackend } from "./deployment";
@@ -54,6 +55,34 @@ export function takeoverLine(takeover: Takeover, osimage: string): string {
       ? "deploys none"
       : `deploys ${takeover.rest.length} (${compactNoderange(takeover.rest)})`;
   return `${takes}; ${deploys}`;
+}
+
+/** `14 node(s): r01n[01-14]`, the form takeoverPreview gives a list of nodes in. */
+const NODES_TEXT = /^(\d+) node\(s\): (\S+)$/;
+
+const namesOnly = { isNode: () => false, groupMembers: () => undefined };
+
+/**
+ * The nodes a preview's `adoptChanges` says are taken over and deployed, read back from the text
+ * takeoverPreview wrote (review counts re-imaged nodes by it); undefined when the preview could
+ * not tell (nodes not on the server yet), and then every node counts as deployed.
+ *
+ * @example
+ * takeoverSplitOf({ takesOver: "2 node(s): n[1-2]", deploys: "none" }) // { takesOver: ["n1", "n2"], deploys: [] }
+ */
+export function takeoverSplitOf(
+  adoptChanges: Readonly<Record<string, unknown>>,
+): { takesOver: string[]; deploys: string[] } | undefined {
+  const nodes = (text: unknown): string[] | undefined => {
+    if (text === "none" || (typeof text === "string" && text.startsWith("no node runs "))) return [];
+    const match = typeof text === "string" ? NODES_TEXT.exec(text) : null;
+    if (!match) return undefined;
+    const names = expandNoderange(match[2] ?? "", namesOnly);
+    return names.length === Number(match[1]) ? names : undefined;
+  };
+  const takesOver = nodes(adoptChanges.takesOver);
+  const deploys = nodes(adoptChanges.deploys);
+  return takesOver && deploys ? { takesOver, deploys } : undefined;
 }
 
 /**
