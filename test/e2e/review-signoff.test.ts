@@ -110,6 +110,7 @@ describe("examples/ci/review.sh: what is applied is what the review showed", () 
     expect(emulator.state.getObject("node", "login01")).toMatchObject({
       bmc: "10.1.200.11",
       ip: "10.0.0.111",
+      bmcpassword: "signoff-Bmc-Pw7q",
     });
     const putsDuringApply =
       (writes()["PUT /nodes/{noderange}"] ?? 0) - (writesBeforeApply["PUT /nodes/{noderange}"] ?? 0);
