@@ -71,21 +71,31 @@ mkdir -p "$review_dir"
 PATH="$(npm prefix)/node_modules/.bin:$PATH"
 if [[ -z "${XCAT_URL:-}" ]]; then
   log="$review_dir/xcat-emulator.log"
-  xcat-emulator --port 0 --data "$review_dir/xcat-emulator.sqlite" \
+  # The emulator keeps its port from one call to the next (a free one the first time): the
+  # stack's resources record the server they were made on, and a TypeScript resource refuses a
+  # stack URL that names another one (src/provider/stack-server.ts).
+  port_file="$review_dir/xcat-emulator.port"
+  port="$(cat "$port_file" 2>/dev/null || echo 0)"
+  xcat-emulator --port "$port" --data "$review_dir/xcat-emulator.sqlite" \
     --boot-seconds "${XCAT_EMULATOR_BOOT_SECONDS:-5}" >"$log" 2>&1 &
   emulator_pid=$!
   trap 'kill "$emulator_pid" 2>/dev/null; wait "$emulator_pid" 2>/dev/null || true' EXIT
-  for _ in $(seq 100); do
+  for _ in $(seq 600); do
     XCAT_URL="$(sed -n 's/^xcat-emulator listening on //p' "$log")"
     [[ -n "$XCAT_URL" ]] && break
     if ! kill -0 "$emulator_pid" 2>/dev/null; then
       echo "xcat-emulator did not start:" >&2
       cat "$log" >&2
+      if [[ "$port" != 0 ]]; then
+        echo "It was asked for port $port, the one the earlier calls used ($port_file): the stack's resources" >&2
+        echo "were made on the emulator at that port. Free the port, or remove $review_dir to start the emulator afresh." >&2
+      fi
       exit 1
     fi
     sleep 0.1
   done
-  [[ -n "$XCAT_URL" ]] || { echo "xcat-emulator printed no URL in 10 s" >&2; exit 1; }
+  [[ -n "$XCAT_URL" ]] || { echo "xcat-emulator printed no URL in 60 s" >&2; exit 1; }
+  [[ -f "$port_file" ]] || sed -n 's|^.*://[^:/]*:\([0-9]*\)/.*$|\1|p' <<<"$XCAT_URL" >"$port_file"
   # The emulator started here has its default account, which it prints as "account: USER / PASSWORD".
   XCAT_USERNAME="$(sed -n 's|^account: \([^ ]*\) / .*|\1|p' "$log")"
   XCAT_PASSWORD="$(sed -n 's|^account: [^ ]* / ||p' "$log")"

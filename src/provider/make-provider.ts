@@ -16,6 +16,7 @@ import { isReplacement, noteCheckedAsExisting } from "./replacements";
 import { movedBy, serverOfConnection } from "./server-identity";
 import { settingName } from "./setting-advice";
 import { type CommonInputs, PartialFailureError, type ResourceSpec } from "./spec";
+import { SERVER_OUTPUT, stackServerMismatch, stackServerRecord } from "./stack-server";
 import { type InputFailure, isPlainObject, isUnknown } from "./validation";
 
 /** Inputs whose whole value is secret: a password's, a connection's (password or token). */
@@ -66,6 +67,30 @@ function connectionOf(value: unknown): ConnectionInput | undefined {
 /** The server a resource's inputs name, as a key: its connection's, else the stack's. */
 function serverKey(inputs: unknown): string {
   return JSON.stringify(serverOfConnection(connectionOf(inputs), processSettings().connection));
+}
+
+/** The resource's name for messages: its `name` input, else its id. */
+function nameOf(values: unknown, id: string): string {
+  const name = (values as { name?: unknown } | undefined)?.name;
+  return typeof name === "string" ? name : id;
+}
+
+/**
+ * Outputs with the record of the stack's server when the resource has no `connection` of its
+ * own (stack-server.ts): what diff, read and delete compare the stack's settings with later.
+ */
+function withServerRecord(outputs: unknown, inputs: unknown): Record<string, unknown> {
+  const result = { ...(outputs as Record<string, unknown>) };
+  if (connectionOf(inputs) !== undefined) return result;
+  const record = stackServerRecord(processSettings().connection);
+  if (record !== undefined) result[SERVER_OUTPUT] = record;
+  return result;
+}
+
+/** Throws the refusal of stack-server.ts when the stack's settings now name another server. */
+function refuseOnAnotherServer(kind: string, id: string, olds: unknown, operation: string): void {
+  const refusal = stackServerMismatch(kind, nameOf(olds, id), olds, processSettings().connection, operation);
+  if (refusal !== undefined) throw new Error(refusal);
 }
 
 /**
@@ -195,6 +220,7 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
     async diff(_id, olds, news) {
       const previous = withoutHostKeys(olds) as unknown as Outputs;
       const next = withoutHostKeys(news) as unknown as Inputs;
+      refuseOnAnotherServer(spec.kind, _id, previous, "preview or update");
       const stack = processSettings().connection;
       // A connection naming another server moves the object there (server-identity.ts); one
       // that changes only the account or transport is an update.
@@ -230,35 +256,36 @@ export function makeProvider<Inputs extends CommonInputs, Outputs extends Common
           ),
         ),
       );
-      return { id, outs: outputs };
+      return { id, outs: withServerRecord(outputs, checked) };
     },
 
     async read(id, props) {
       const olds = withoutHostKeys(props) as Partial<Outputs>;
+      refuseOnAnotherServer(spec.kind, id, olds, "refresh");
       const found = await countedEngineCall(() =>
         talking(() => spec.read(clientFor(connectionOf(olds)), id, olds)),
       );
       // No id tells the engine the object is gone: refresh drops it, the next up re-creates it.
       if (!found) return {};
-      return { id: found.id, props: found.outputs, inputs: found.inputs };
+      return { id: found.id, props: withServerRecord(found.outputs, olds), inputs: found.inputs };
     },
 
     async update(id, olds, news) {
       const previous = withoutHostKeys(olds) as unknown as Outputs;
       const next = withoutHostKeys(news) as unknown as Inputs;
-      return {
-        outs: await countedEngineCall(() =>
-          recordingPartialState(news, () =>
-            whileCancellable((signal) =>
-              spec.update(clientFor(connectionOf(next)), id, previous, next, operationContext(signal)),
-            ),
+      const outs = await countedEngineCall(() =>
+        recordingPartialState(news, () =>
+          whileCancellable((signal) =>
+            spec.update(clientFor(connectionOf(next)), id, previous, next, operationContext(signal)),
           ),
         ),
-      };
+      );
+      return { outs: withServerRecord(outs, next) };
     },
 
     async delete(id, props) {
       const olds = withoutHostKeys(props) as unknown as Outputs;
+      refuseOnAnotherServer(spec.kind, id, olds, "delete");
       await countedEngineCall(() =>
         talking(() =>
           whileCancellable((signal) =>

@@ -352,6 +352,33 @@ describe("TypeScript nodes whose connection names another server", () => {
     expect(mnA.state.listObjects("node")).toEqual(NODES);
   });
 
+  // N12 (issue #36): the stack's own xcat:url changed under nodes without a connection. The
+  // dynamic-provider host has no DiffConfig, so nothing can be a move; preview is
+  // refused naming the node and the way to move (src/provider/stack-server.ts), nothing changes.
+  it("the stack's own xcat:url changed under them: preview is refused naming the node and how to move, nothing changes on either server", async () => {
+    await workspace.run([
+      "config",
+      "set-all",
+      ...["--plaintext", `xcat:url=${mnB.url}`, "--plaintext", "xcat:username=admin-b"],
+      ...["--secret", `xcat:password=${PASSWORD_B}`],
+    ]);
+    const preview = await workspace.run(["preview"], { allowFailure: true });
+    expect(preview.exitCode).not.toBe(0);
+    const previewText = preview.stdout + preview.stderr;
+    expect(previewText).toMatch(
+      /xcat:Node "tc0\d": was made on http\S+ \(xcat\), but the stack's xcat:url\/xcat:backend now name http\S+ \(xcat\)/,
+    );
+    expect(previewText).toContain("give its resources a `connection` naming the new server");
+    expect(mnA.state.listObjects("node")).toEqual(NODES);
+    expect(mnB.state.listObjects("node")).toEqual([]);
+    await workspace.run([
+      "config",
+      "set-all",
+      ...["--plaintext", `xcat:url=${mnA.url}`, "--plaintext", "xcat:username=root"],
+      ...["--secret", `xcat:password=${EMULATOR_DEFAULT_PASSWORD}`],
+    ]);
+  });
+
   it("to another management node: preview lists each node as replaced on connection, up creates on B and deletes from A", async () => {
     await workspace.setConfig("target", "b");
     const preview = await workspace.preview();
