@@ -32,6 +32,7 @@ import {
   cancelProcessRequests,
   configureProcess,
   processRequestsCancelled,
+  processSettings,
 } from "../provider/process-context";
 import * as runtime from "../provider/runtime";
 import { originOfProvider } from "../provider/setting-advice";
@@ -40,6 +41,12 @@ import { diffConfig } from "./diff-config";
 import { linesDelivered, speakingFor } from "./engine-log";
 import { coreKind, parseUrn, secretKeysOf, shapeInputs } from "./kinds";
 import { decode, encode, type Properties, topLevelKeys } from "./wire";
+import {
+  invalidResources,
+  otherResourceFailures,
+  type ProgramResource,
+  yamlProgramResources,
+} from "./yaml-program-check";
 
 // status_pb ships without type declarations.
 const statusproto = require("@pulumi/pulumi/proto/status_pb") as {
@@ -56,6 +63,22 @@ const { version } = JSON.parse(readFileSync(resolve(packageRoot, "package.json")
   version: string;
 };
 
+/** The YAML program in the provider's working directory (the project's), read once per process. */
+let programResources: ProgramResource[] | undefined | null = null;
+
+/** The other resources of the YAML program that their kind's check refuses (yaml-program-check.ts). */
+function othersInvalid(type: string, name: string) {
+  if (programResources === null) programResources = yamlProgramResources(process.cwd());
+  if (programResources === undefined) return [];
+  const settings = processSettings();
+  const stack =
+    settings.origin.explicitProvider !== undefined
+      ? undefined
+      : settings.connection?.backend === "confluent"
+        ? "confluent"
+        : "xcat";
+  return invalidResources(programResources, { type, name }, { stack });
+}
 /** The package schema written at build time (scripts/generate-native-schema.mjs). */
 export function schemaText(): string {
   // From the package root, so that the sources (tests) read the built file too.
@@ -230,8 +253,10 @@ export const resourceProviderHandlers: Record<string, Handler> = {
     const result = await runtime.check(kind, olds, inputs);
     const response = new provproto.CheckResponse();
     if (result.failures && result.failures.length > 0) {
+      // The engine stops at this resource: name the program's other invalid ones too.
+      const failures = [...result.failures, ...otherResourceFailures(othersInvalid(type, name))];
       return response.setFailuresList(
-        result.failures.map((failure) =>
+        failures.map((failure) =>
           new provproto.CheckFailure().setProperty(failure.property).setReason(failure.reason),
         ),
       );

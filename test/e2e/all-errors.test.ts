@@ -7,9 +7,13 @@
  * with resource and field, and fails. `up` without a preview writes nothing of the invalid ones
  * either: they are never registered.
  *
- * Engine runs: one preview and one up (a fresh stack; nothing else to reuse).
+ * The same four in a YAML program (native provider): the engine stops the preview at the first
+ * resource the provider refuses; the provider reads the program beside it and names the other
+ * three in the same failure (src/native/yaml-program-check.ts), so one preview names all four too.
+ *
+ * Engine runs: TypeScript one preview and one up; YAML one preview and one up (fresh stacks).
  */
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../src/emulator";
 import { outputOf, REST_PASSWORD } from "./reliability/support";
@@ -84,5 +88,66 @@ describe("every invalid resource of a TypeScript program named in one preview", 
     const { resources } = await workspace.exportState();
     const names = resources.map((resource) => resource.urn.split("::").at(-1));
     for (const invalid of ["cn01", "cn02", "mgmt", "compute"]) expect(names).not.toContain(invalid);
+  });
+});
+
+/** The same mistakes in the YAML program, as the engine and the provider name them there. */
+// biome-ignore format: one mistake per line reads as a table
+const YAML_MISTAKES = [
+  { resource: "xcat:index:Node resource 'cn01'", reason: /attributes: 'bcm' is not a node attribute.*did you mean 'bmc'/ },
+  { resource: "xcat:index:Node resource 'cn02'", reason: /attributes: ip '10\.0\.0\.300' is not an IP address/ },
+  { resource: "xcat:index:Network resource 'mgmt'", reason: /mask .*255\.0\.255\.0/ },
+  { resource: "xcat:index:Group resource 'compute'", reason: /attributes: 'membrs' is not a group attribute.*did you mean 'members'/ },
+];
+
+describe("every invalid resource of a YAML program named in one preview", () => {
+  let emulator: RunningEmulator;
+  let workspace: PulumiWorkspace;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ password: REST_PASSWORD });
+    const sandbox = inject("e2eSandbox");
+    workspace = await PulumiWorkspace.create({
+      programDir: resolve(import.meta.dirname, "programs/all-errors-yaml"),
+      sandboxDir: sandbox,
+      // pulumi-resource-xcat from the installed package, as `npm install` puts it on a project's PATH.
+      env: { PATH: `${join(sandbox, "node_modules", ".bin")}:${process.env.PATH ?? ""}` },
+    });
+    await workspace.run([
+      "config",
+      "set-all",
+      "--plaintext",
+      `xcat:url=${emulator.url}`,
+      "--plaintext",
+      "xcat:username=root",
+      "--secret",
+      `xcat:password=${REST_PASSWORD}`,
+    ]);
+  });
+
+  afterAll(async () => {
+    await workspace?.dispose();
+    await emulator?.close();
+  });
+
+  it("one preview names all four invalid resources with their fields, and fails", async () => {
+    const preview = await workspace.run(["preview"], { allowFailure: true });
+    const output = outputOf(preview);
+    expect(preview.exitCode, output).not.toBe(0);
+    for (const { resource, reason } of YAML_MISTAKES) {
+      const line = output.split("\n").find((text) => text.includes(resource) && reason.test(text));
+      expect(line, `${resource} ${reason}\n${output}`).toBeDefined();
+    }
+    expect(writes(emulator)).toEqual({});
+  });
+
+  it("up without a preview writes none of them", async () => {
+    const up = await workspace.run(["up", "--yes", "--skip-preview"], { allowFailure: true });
+    const output = outputOf(up);
+    expect(up.exitCode, output).not.toBe(0);
+    for (const { resource } of YAML_MISTAKES) expect(output).toContain(resource);
+    for (const node of ["cn01", "cn02"]) expect(emulator.state.listObjects("node")).not.toContain(node);
+    expect(emulator.state.listObjects("network")).toEqual([]);
+    expect(emulator.state.listObjects("group")).not.toContain("compute");
   });
 });

@@ -14,29 +14,9 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { splitSecretAttributes } from "../attributes";
-import { confluentGroupSpec, confluentNodeSpec } from "../confluent/attribute-objects";
+import { kindCheck } from "../kind-checks";
 import { withoutSecretValue } from "../make-provider";
-import { groupSpec } from "../resources/group";
-import { networkSpec } from "../resources/network";
-import { nodeSpec } from "../resources/node";
-import { osimageSpec } from "../resources/osimage";
-import { policySpec } from "../resources/policy";
-import type { CheckOutcome } from "../spec";
 import { type InputFailure, isPlainObject } from "../validation";
-
-type Check = (news: Readonly<Record<string, unknown>>) => CheckOutcome<unknown>;
-
-/** The pure check per kind and backend; a kind missing on a backend is refused by the provider. */
-const CHECKS: Readonly<Record<string, { xcat: Check; confluent?: Check }>> = {
-  "xcat:Node": { xcat: (news) => nodeSpec.check(news), confluent: (news) => confluentNodeSpec.check(news) },
-  "xcat:Group": {
-    xcat: (news) => groupSpec.check(news),
-    confluent: (news) => confluentGroupSpec.check(news),
-  },
-  "xcat:Osimage": { xcat: (news) => osimageSpec.check(news) },
-  "xcat:Network": { xcat: (news) => networkSpec.check(news) },
-  "xcat:Policy": { xcat: (news) => policySpec.check(news) },
-};
 
 /** A value with no output or promise anywhere in it: known now, in the program. */
 export function isWhollyPlain(value: unknown): boolean {
@@ -87,7 +67,7 @@ export function programCheckFailures(
 ): InputFailure[] {
   const checked = inputsAsChecked(inputs);
   if (checked === undefined) return [];
-  const check = CHECKS[kind]?.[backendOf(inputs)];
+  const check = kindCheck(kind, backendOf(inputs));
   if (check === undefined) return [];
   const outcome = check(checked);
   return "failures" in outcome ? outcome.failures.map((failure) => withoutSecretValue(failure, checked)) : [];
