@@ -305,7 +305,9 @@ async function readCluster(client: XcatClient, args: ImportArgs): Promise<ReadRe
   const networks = await take("networks", () => client.networks.getMany("ALLRESOURCES"));
   const policies = await take("policy", () => client.policy.getMany("ALLRESOURCES"));
   let site: [string, string][] = [];
-  if (wanted("site")) {
+  // Asked once: a second call would say "left out: site" again under --noderange.
+  const siteWanted = wanted("site");
+  if (siteWanted) {
     progress("reading site…");
     site = Object.entries(await client.globalconf.get()).filter(
       ([key, value]) => value !== "" && !excluded(key),
@@ -342,7 +344,7 @@ async function readCluster(client: XcatClient, args: ImportArgs): Promise<ReadRe
     }
     if (defaults > 0) left.push(`${defaults} policy rows exactly as xcatconfig creates them`);
   }
-  if (wanted("site") || args.includeDefaults) {
+  if (siteWanted || args.includeDefaults) {
     // The postscripts rows xcatconfig creates (xcatdefaults, service) are cluster-wide, like site.
     const tookTheTable = args.tables.includes("postscripts");
     for (const row of postscripts) {
