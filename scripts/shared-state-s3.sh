@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # One Pulumi state for a team, tried against a real S3-compatible server on this machine (not part
-# of `npm test`): gofakes3 (MIT; github.com/johannesboyne/gofakes3, its bolt backend keeping the
-# objects in files; see below) built from the Go module proxy into ~/.cache/pulumi-xcat, started on
-# 127.0.0.1, with the lab (examples/lab) on an xcat-emulator. It shows, with times:
+# of `npm test`): SeaweedFS (see below) built from the Go module proxy into ~/.cache/pulumi-xcat,
+# started on 127.0.0.1, with the lab (examples/lab) on an xcat-emulator. It shows, with times:
 #   1. the merge job applies the lab; a pull-request job on another checkout with its own
 #      PULUMI_HOME previews a change against the same state (only the change, the rest unchanged)
 #      and saves the plan, which the merge job applies (examples/ci/review.sh preview / up);
@@ -22,25 +21,30 @@ say() { printf '[shared-state] %s\n' "$*" >&2; }
 now() { date +%s.%N; }
 took() { printf '%.1f s' "$(echo "$(now) - $1" | bc)"; }
 
-gofakes3_version=v1.2.0
+# SeaweedFS (Apache-2.0; github.com/seaweedfs/seaweedfs), a complete object store with an S3 API,
+# not a test double. The Go module proxy serves it only as a pseudo-version, and its go.mod has a
+# replace directive, so `go install pkg@version` refuses it: the module is downloaded and built
+# from its own folder. The first build takes 15-50 minutes on 2 cores (233 MB binary).
+seaweedfs_version=v0.0.0-20261109003541-7506e5f91cd6
 cache_root="${PULUMI_XCAT_CACHE:-$HOME/.cache/pulumi-xcat}"
-server_dir="$cache_root/gofakes3-$gofakes3_version"
-server="$server_dir/gofakes3"
+server_dir="$cache_root/seaweedfs-$seaweedfs_version"
+server="$server_dir/weed"
 
 if [[ ! -x "$server" ]]; then
-  command -v go >/dev/null 2>&1 || { say "Go is needed to build gofakes3 (apt-get install golang-go)"; exit 1; }
+  command -v go >/dev/null 2>&1 || { say "Go is needed to build SeaweedFS (apt-get install golang-go)"; exit 1; }
   mkdir -p "$server_dir"
   build_dir=$(mktemp -d "$server_dir/.build.XXXXXX")
-  export GOMODCACHE="$build_dir/go-mod" GOCACHE="$build_dir/go-build" GOBIN="$build_dir/bin"
-  trap 'go clean -modcache >/dev/null 2>&1; rm -rf "$build_dir"' EXIT
+  export GOMODCACHE="$build_dir/go-mod" GOCACHE="$build_dir/go-build" GOFLAGS=-modcacherw
+  trap 'rm -rf "$build_dir"' EXIT
   start=$(now)
-  say "building gofakes3 $gofakes3_version from the Go module proxy (a few minutes the first time)"
-  nice -n 10 go install "github.com/johannesboyne/gofakes3/cmd/gofakes3@$gofakes3_version"
-  mv "$GOBIN/gofakes3" "$server"
-  go clean -modcache >/dev/null 2>&1 || true
+  say "building SeaweedFS $seaweedfs_version from the Go module proxy (15-50 minutes the first time)"
+  source_dir=$(go mod download -json "github.com/seaweedfs/seaweedfs@$seaweedfs_version" |
+    node -e 'let t="";process.stdin.on("data",(d)=>(t+=d)).on("end",()=>console.log(JSON.parse(t).Dir))')
+  (cd "$source_dir" && nice -n 10 go build -o "$build_dir/weed" ./weed)
+  mv "$build_dir/weed" "$server"
   rm -rf "$build_dir"
   trap - EXIT
-  unset GOMODCACHE GOCACHE GOBIN
+  unset GOMODCACHE GOCACHE GOFLAGS
   say "built in $(took "$start"): $server"
 fi
 
@@ -59,21 +63,19 @@ export STACK=lab
 
 free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
 
-# --- the S3 server: one bucket, objects as files under $work/s3 --------------------------------------
-# gofakes3 v1.2.0's backends each miss something Pulumi's state needs: the bolt backend crashes on
-# CopyObject (a SIGSEGV in CopyObject's ETag, backend.go:420; Pulumi copies the stack file to
-# .bak on every save), the fs backend answers NoSuchBucket when a listed prefix holds no object
-# yet (s3afero/multi.go getBucketWithFilePrefixLocked). The fs backend is used, with the folders
-# the lab stack's listings name made first; a real S3 service or any complete S3 server needs none of it.
-project=xcat-lab
-for folder in "stacks/$project" "locks/organization/$project/$STACK" "history/$project/$STACK" "backups/$project/$STACK"; do
-  mkdir -p "$work/s3/buckets/pulumi-state/.pulumi/$folder"
-done
+# --- the S3 server: SeaweedFS's all-in-one `mini` on loopback, the bucket made at start ----------
+# Credentials given at its first start become its 'mini' user (weed mini -h); the AWS SDK's
+# response-checksum warnings are for checksums SeaweedFS does not send, so they are asked for only
+# where required.
+export AWS_RESPONSE_CHECKSUM_VALIDATION=when_required
 s3_port=$(free_port)
-"$server" -host "127.0.0.1:$s3_port" -backend fs -fs.path "$work/s3" -quiet >"$work/s3.log" 2>&1 &
+mkdir -p "$work/s3"
+"$server" mini -dir="$work/s3" -ip=127.0.0.1 -ip.bind=127.0.0.1 -s3.port="$s3_port" -bucket=pulumi-state \
+  -admin.ui=false >"$work/s3.log" 2>&1 &
 pids+=($!)
-for _ in $(seq 50); do (echo >"/dev/tcp/127.0.0.1/$s3_port") 2>/dev/null && break; sleep 0.1; done
-say "gofakes3 on 127.0.0.1:$s3_port (bucket pulumi-state, objects under $work/s3)"
+for _ in $(seq 600); do grep -q "S3 *ready" "$work/s3.log" 2>/dev/null && break; sleep 0.1; done
+grep -q "S3 *ready" "$work/s3.log" || { say "SeaweedFS did not start (see $work/s3.log)"; exit 1; }
+say "SeaweedFS on 127.0.0.1:$s3_port (bucket pulumi-state, data under $work/s3)"
 
 # What both CI jobs set (examples/ci/README.md "One state for the team").
 export PULUMI_BACKEND_URL="s3://pulumi-state?endpoint=http://127.0.0.1:$s3_port&s3ForcePathStyle=true&region=us-east-1"
@@ -129,10 +131,12 @@ say "   pull-request job: review.sh preview in $(took "$start"):"
 sed 's/^/     /' "$work/pr-review.txt" | tail -n 4 >&2
 # The plan travels as an artifact to the merge job, which applies it (the config is the stack's, in the state).
 mkdir -p "$work/merge/.xcat-review"
-cp "$work/pr/.xcat-review/plan.json" "$work/merge/.xcat-review/plan.json"
+# The artifact is the review folder's plan, the values it pinned and the comment (examples/ci).
+for file in plan.json pins.json review.md; do cp "$work/pr/.xcat-review/$file" "$work/merge/.xcat-review/$file"; done
 cp "$work/pr/Pulumi.$STACK.yaml" "$work/merge/" # the merge brings the branch's files
 start=$(now)
-in_job merge env REVIEW_DIR=.xcat-review bash review.sh up >"$work/merge-plan-up.log" 2>&1
+in_job merge env REVIEW_DIR=.xcat-review APPROVED_BY=shared-state-script bash review.sh up >"$work/merge-plan-up.log" 2>&1 ||
+  { say "review.sh up failed:"; tail -n 20 "$work/merge-plan-up.log" >&2; exit 1; }
 say "   merge job: review.sh up with the pull request's plan in $(took "$start"): $(grep -Eo '\+ [0-9]+ created' "$work/merge-plan-up.log"), $(grep -Eo '[0-9]+ unchanged' "$work/merge-plan-up.log" | tail -n1)"
 
 # 2. Two updates at once: the second meets the first's lock.
@@ -159,4 +163,4 @@ else
   say "   pulumi preview found changes after both updates:"; tail -n 20 "$work/after.log" >&2; exit 1
 fi
 [[ "$second_status" -ne 0 ]] && grep -qi 'locked' "$work/second-up.log" || { say "the second up was not refused by the lock"; exit 1; }
-say "done; the bucket holds $(find "$work/s3/buckets" -type f | wc -l) objects, $(du -sh "$work/s3/buckets" | cut -f1)"
+say "done; SeaweedFS's data folder holds $(du -sh "$work/s3" | cut -f1)"
