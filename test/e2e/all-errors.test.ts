@@ -28,6 +28,34 @@ function writes(emulator: RunningEmulator): Record<string, number> {
   );
 }
 
+/** A stack of the program on the emulator, connected by stack config. */
+async function stackOn(
+  emulator: RunningEmulator,
+  program: string,
+  env?: Readonly<Record<string, string>>,
+): Promise<PulumiWorkspace> {
+  const workspace = await PulumiWorkspace.create({
+    programDir: resolve(import.meta.dirname, program),
+    sandboxDir: inject("e2eSandbox"),
+    ...(env ? { env } : {}),
+  });
+  await workspace.run([
+    "config",
+    "set-all",
+    ...["--plaintext", `xcat:url=${emulator.url}`, "--plaintext", "xcat:username=root"],
+    ...["--secret", `xcat:password=${REST_PASSWORD}`],
+  ]);
+  return workspace;
+}
+
+/** Each mistake is named on one line of the output: its resource and its field's reason. */
+function expectNamed(output: string, mistakes: ReadonlyArray<{ resource: string; reason: RegExp }>) {
+  for (const { resource, reason } of mistakes) {
+    const line = output.split("\n").find((text) => text.includes(resource) && reason.test(text));
+    expect(line, `${resource} ${reason}\n${output}`).toBeDefined();
+  }
+}
+
 /** Each mistake: the resource as the engine names it, and the field's reason. */
 // biome-ignore format: one mistake per line reads as a table
 const MISTAKES = [
@@ -44,20 +72,7 @@ describe("every invalid resource of a TypeScript program named in one preview", 
 
   beforeAll(async () => {
     emulator = await startEmulator({ password: REST_PASSWORD });
-    workspace = await PulumiWorkspace.create({
-      programDir: resolve(import.meta.dirname, "programs/all-errors"),
-      sandboxDir: inject("e2eSandbox"),
-    });
-    await workspace.run([
-      "config",
-      "set-all",
-      "--plaintext",
-      `xcat:url=${emulator.url}`,
-      "--plaintext",
-      "xcat:username=root",
-      "--secret",
-      `xcat:password=${REST_PASSWORD}`,
-    ]);
+    workspace = await stackOn(emulator, "programs/all-errors");
   });
 
   afterAll(async () => {
@@ -69,10 +84,7 @@ describe("every invalid resource of a TypeScript program named in one preview", 
     const preview = await workspace.run(["preview"], { allowFailure: true });
     const output = outputOf(preview);
     expect(preview.exitCode, output).not.toBe(0);
-    for (const { resource, reason } of MISTAKES) {
-      const line = output.split("\n").find((text) => text.includes(resource) && reason.test(text));
-      expect(line, `${resource} ${reason}\n${output}`).toBeDefined();
-    }
+    expectNamed(output, MISTAKES);
     expect(output).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
     expect(writes(emulator)).toEqual({});
   });
@@ -107,22 +119,10 @@ describe("every invalid resource of a YAML program named in one preview", () => 
   beforeAll(async () => {
     emulator = await startEmulator({ password: REST_PASSWORD });
     const sandbox = inject("e2eSandbox");
-    workspace = await PulumiWorkspace.create({
-      programDir: resolve(import.meta.dirname, "programs/all-errors-yaml"),
-      sandboxDir: sandbox,
-      // pulumi-resource-xcat from the installed package, as `npm install` puts it on a project's PATH.
-      env: { PATH: `${join(sandbox, "node_modules", ".bin")}:${process.env.PATH ?? ""}` },
+    // pulumi-resource-xcat from the installed package, as `npm install` puts it on a project's PATH.
+    workspace = await stackOn(emulator, "programs/all-errors-yaml", {
+      PATH: `${join(sandbox, "node_modules", ".bin")}:${process.env.PATH ?? ""}`,
     });
-    await workspace.run([
-      "config",
-      "set-all",
-      "--plaintext",
-      `xcat:url=${emulator.url}`,
-      "--plaintext",
-      "xcat:username=root",
-      "--secret",
-      `xcat:password=${REST_PASSWORD}`,
-    ]);
   });
 
   afterAll(async () => {
@@ -134,10 +134,7 @@ describe("every invalid resource of a YAML program named in one preview", () => 
     const preview = await workspace.run(["preview"], { allowFailure: true });
     const output = outputOf(preview);
     expect(preview.exitCode, output).not.toBe(0);
-    for (const { resource, reason } of YAML_MISTAKES) {
-      const line = output.split("\n").find((text) => text.includes(resource) && reason.test(text));
-      expect(line, `${resource} ${reason}\n${output}`).toBeDefined();
-    }
+    expectNamed(output, YAML_MISTAKES);
     expect(writes(emulator)).toEqual({});
   });
 
