@@ -15,6 +15,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { XcatClient } from "../../src/client";
+import { ConfluentClient } from "../../src/client/confluent";
 import { type RunningConfluentEmulator, startConfluentEmulator } from "../../src/confluent-emulator";
 import { type RunningEmulator, startEmulator } from "../../src/emulator";
 import { diagnosticsOf } from "./support/engine-output";
@@ -69,6 +70,22 @@ function nodesets(emulator: RunningEmulator): number {
   return emulator.stats().byRoute["PUT /nodes/{noderange}/bootstate"] ?? 0;
 }
 
+/** Next-boot requests the Confluent emulator received for the hand-made nodes: one per batch. */
+function bootsOnConfluent(confluent: RunningConfluentEmulator): number {
+  return confluent.state
+    .requests()
+    .filter(
+      (request) => request.method === "PUT" && /\/noderange\/cr[^/]*\/boot\/nextdevice$/.test(request.path),
+    ).length;
+}
+
+/** Requests that may change something the Confluent emulator received (sessions aside). */
+function confluentWrites(confluent: RunningConfluentEmulator): number {
+  return confluent.state
+    .requests()
+    .filter((request) => request.method !== "GET" && !request.path.startsWith("/sessions")).length;
+}
+
 /** Polls until `condition` holds; the limit bounds a hang, not speed (issue #40). */
 async function waitFor(condition: () => boolean, what: string, timeoutMs = 180_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -113,7 +130,7 @@ const ADOPTED = `
       provider: \${mnB}
 `;
 
-/** A Deployment on mnB of a node that hangs in the installer, with 10 s from the engine. */
+/** A Deployment on mnB and one on Confluent, each of a node that never boots, with 10 s from the engine. */
 const STUCK = `
   stuck:
     type: xcat:index:Deployment
@@ -127,9 +144,21 @@ const STUCK = `
       provider: \${mnB}
       customTimeouts:
         create: 10s
+  stuckC:
+    type: xcat:index:Deployment
+    properties:
+      nodes: [ch01]
+      osimage: rocky-9.4-x86_64-default
+      canary: 0
+      pollSeconds: 0.5
+      timeoutMinutes: 10
+    options:
+      provider: \${cf}
+      customTimeouts:
+        create: 10s
 `;
 
-/** A roll on mnB of four nodes in batches of 2, whose first batch holds a node that never boots. */
+/** A roll on mnB and one on Confluent, of four nodes in batches of 2, whose first batch holds a node that never boots. */
 const HAND_ROLL = `
   handRoll:
     type: xcat:index:Deployment
@@ -144,6 +173,19 @@ const HAND_ROLL = `
       cancelGraceSeconds: 2
     options:
       provider: \${mnB}
+  handRollC:
+    type: xcat:index:Deployment
+    properties:
+      nodes: [cr01, cr02, cr03, cr04]
+      osimage: rocky-9.4-x86_64-default
+      batchSize: 2
+      concurrency: 1
+      canary: 0
+      pollSeconds: 0.5
+      timeoutMinutes: 10
+      cancelGraceSeconds: 2
+    options:
+      provider: \${cf}
 `;
 
 /** Write requests an emulator received (the token requests aside). */
@@ -175,7 +217,13 @@ describe("every kind through explicit providers: two xCAT management nodes and C
       startEmulator({ password: PASSWORD_A, bootSeconds: 1 }),
       // bh01 hangs in the installer (the timeout step), br01 too (the cancel step's first batch).
       startEmulator({ user: "admin-b", password: PASSWORD_B, bootSeconds: 1, hangNodes: ["bh01", "br01"] }),
-      startConfluentEmulator({ user: "admin-c", password: PASSWORD_C, bootSeconds: 1 }),
+      // On Confluent too: ch01 for the timeout, cr01 in the cancel's first batch.
+      startConfluentEmulator({
+        user: "admin-c",
+        password: PASSWORD_C,
+        bootSeconds: 1,
+        hangNodes: ["ch01", "cr01"],
+      }),
     ]);
     adminA = new XcatClient({ url: mnA.url, username: "root", password: PASSWORD_A });
     adminB = new XcatClient({ url: mnB.url, username: "admin-b", password: PASSWORD_B });
@@ -201,6 +249,14 @@ describe("every kind through explicit providers: two xCAT management nodes and C
         ip: "|\\D+(\\d+)$|10.2.9.($1+0)|",
         bmc: "|\\D+(\\d+)$|127.0.10.($1+40)|",
       });
+    const adminC = new ConfluentClient({ url: cf.url, username: "admin-c", password: PASSWORD_C });
+    await adminC.groups.create("hand-c", { "hardwaremanagement.method": "ipmi" });
+    for (const [index, node] of ["ch01", "cr01", "cr02", "cr03", "cr04", "chand01"].entries())
+      await adminC.nodes.create(node, {
+        groups: ["hand-c"],
+        "hardwaremanagement.manager": `127.0.10.${60 + index}`,
+      });
+    await adminC.close();
     const sandbox = inject("e2eSandbox");
     ws = await PulumiWorkspace.create({
       programDir: resolve(import.meta.dirname, "programs/explicit-providers"),
@@ -253,7 +309,8 @@ describe("every kind through explicit providers: two xCAT management nodes and C
       });
       expect(emulator.state.getHardware(`${own}02`).power).toBe("on");
     }
-    expect(cf.state.nodeNames()).toEqual(["c01"]);
+    // c01 beside the nodes made by hand there, and nothing of mnA's or mnB's.
+    expect(cf.state.nodeNames()).toEqual(["c01", "chand01", "ch01", "cr01", "cr02", "cr03", "cr04"].sort());
     expect(cf.state.groupNames()).toContain("compute-c");
     expect(cf.state.power("c01")).toBe("on");
     const outputs = await ws.outputs();
@@ -309,7 +366,7 @@ describe("every kind through explicit providers: two xCAT management nodes and C
     await adminB.nodes.update("b02", { room: "moved-by-hand" });
     // The guest's memory changed behind the program's back (chdef, as after a chvm by hand).
     await adminB.nodes.update("bvm01", { vmmemory: "4096" });
-    const beforeC = cf.state.requests().length;
+    const beforeC = confluentWrites(cf);
     const { stdout, stderr } = await ws.run(["up", "--refresh", "--yes", "--skip-preview"]);
     const output = stdout + stderr;
     // Without the refresh the state would match the program and up would change nothing: each
@@ -328,12 +385,7 @@ describe("every kind through explicit providers: two xCAT management nodes and C
     expect(emulatorAttr(mnB, "node", "b02", "room")).toBe("hall-b");
     expect(emulatorAttr(mnB, "node", "bvm01", "vmmemory")).toBe("2048");
     // Confluent was read, not written.
-    expect(
-      cf.state
-        .requests()
-        .slice(beforeC)
-        .filter((r) => r.method !== "GET" && !r.path.startsWith("/sessions")),
-    ).toEqual([]);
+    expect(confluentWrites(cf)).toBe(beforeC);
   });
 
   it("a bad value on a resource of mnB's provider is refused at preview, naming resource and field, and nothing is written", async () => {
@@ -352,44 +404,52 @@ describe("every kind through explicit providers: two xCAT management nodes and C
     expect(emulatorAttr(mnB, "network", "mgmt-b", "mask")).toBe("255.255.0.0");
   });
 
-  it("pulumi import takes a network made by hand on mnB by its id, through mnB's provider, writing nothing", async () => {
+  it("pulumi import takes a network made by hand on mnB and a node on Confluent by their ids, each through its provider, writing nothing", async () => {
     writeProgram();
+    const importFile = join(ws.programDir, "import.json");
     const generated = join(ws.programDir, "imported.yaml");
+    const urnOf = (provider: string) =>
+      `urn:pulumi:${ws.stackName}::explicit-providers::pulumi:providers:xcat::${provider}`;
+    writeFileSync(
+      importFile,
+      JSON.stringify({
+        nameTable: { mnB: urnOf("mnB"), cf: urnOf("cf") },
+        resources: [
+          // `pulumi import` protects what it imports unless told otherwise; destroy must remove them.
+          { type: "xcat:index:Network", name: "handnetB", id: "handnet-b", provider: "mnB", protect: false },
+          { type: "xcat:index:Node", name: "handC", id: "chand01", provider: "cf", protect: false },
+        ],
+      }),
+    );
     const before = [writes(mnA), writes(mnB)];
-    const providerUrn = `urn:pulumi:${ws.stackName}::explicit-providers::pulumi:providers:xcat::mnB`;
-    await ws.run([
-      "import",
-      "xcat:index:Network",
-      "handnetB",
-      "handnet-b",
-      "--provider",
-      `mnB=${providerUrn}`,
-      // `pulumi import` protects what it imports unless told otherwise; destroy must remove it.
-      "--protect=false",
-      "--yes",
-      "--out",
-      generated,
-    ]);
-    expect(await ws.lastChanges()).toMatchObject({ import: 1 });
+    const beforeC = confluentWrites(cf);
+    await ws.run(["import", "--file", importFile, "--protect=false", "--yes", "--out", generated]);
+    expect(await ws.lastChanges()).toMatchObject({ import: 2 });
     expect([writes(mnA), writes(mnB)]).toEqual(before);
+    expect(confluentWrites(cf)).toBe(beforeC);
     importedCode = readFileSync(generated, "utf8");
     // The YAML the engine writes names the type by its short token, which YAML resolves the same.
     expect(importedCode).toMatch(/handnetB:\n\s+type: xcat:(index:)?Network/);
-    expect(importedCode).toMatch(/provider: \$\{mnB\}/);
     expect(importedCode).toMatch(/gateway: 10\.2\.77\.1/);
+    expect(importedCode).toMatch(/handC:\n\s+type: xcat:(index:)?Node/);
+    expect(importedCode).toMatch(/provider: \$\{mnB\}/);
+    expect(importedCode).toMatch(/provider: \$\{cf\}/);
     const { resources } = await ws.exportState();
-    const imported = resources.find((resource) => resource.urn.endsWith("::handnetB"));
-    expect(imported?.id).toBe("handnet-b");
-    expect(JSON.stringify(imported)).toContain(providerUrn);
+    const network = resources.find((resource) => resource.urn.endsWith("::handnetB"));
+    expect(network?.id).toBe("handnet-b");
+    expect(JSON.stringify(network)).toContain(urnOf("mnB"));
+    const node = resources.find((resource) => resource.urn.endsWith("::handC"));
+    expect(node?.id).toBe("chand01");
+    expect(JSON.stringify(node)).toContain(urnOf("cf"));
   });
 
-  it("adopt: true on mnB takes over a node and a routes row made by hand without re-creating them; the imported network has no changes", async () => {
+  it("adopt: true on mnB takes over a node and a routes row made by hand without re-creating them; what was imported has no changes", async () => {
     writeProgram(resourcesOf(importedCode), ADOPTED);
     const beforeA = writes(mnA);
     const beforeDeletes = mnB.stats().byRoute["DELETE /nodes/{noderange}"] ?? 0;
     const { stdout, stderr } = await ws.run(["up", "--yes", "--skip-preview"]);
     const output = stdout + stderr;
-    expect(await ws.lastChanges(), output).toEqual({ create: 2, same: 35 });
+    expect(await ws.lastChanges(), output).toEqual({ create: 2, same: 36 });
     expect(output).toMatch(/takes over the existing node 'bhand01'/);
     // Taken over, not made again: the value set by hand and not in the program is still there.
     expect(mnB.state.getObject("node", "bhand01")).toMatchObject({
@@ -403,7 +463,7 @@ describe("every kind through explicit providers: two xCAT management nodes and C
     expect(writes(mnA)).toBe(beforeA);
   });
 
-  it("a Deployment on mnB with customTimeouts create 10s fails when they run out, naming the hanging node", async () => {
+  it("a Deployment on mnB and one on Confluent with customTimeouts create 10s fail when they run out, naming each hanging node", async () => {
     writeProgram(resourcesOf(importedCode), ADOPTED, STUCK);
     const nodesetsA = nodesets(mnA);
     const result = await ws.run(["up", "--yes", "--skip-preview"], { allowFailure: true });
@@ -415,21 +475,32 @@ describe("every kind through explicit providers: two xCAT management nodes and C
     // engine's 10 seconds when the Create began, so the engine's deadline reached mnB's provider.
     expect(Number(timedOut?.[1])).toBeGreaterThan(0);
     expect(Number(timedOut?.[1])).toBeLessThanOrEqual(0.17);
+    const timedOutC = /ch01: timed out after ([\d.]+) min/.exec(output);
+    expect(timedOutC, output).not.toBeNull();
+    expect(Number(timedOutC?.[1])).toBeLessThanOrEqual(0.17);
     expect(nodesets(mnA)).toBe(nodesetsA);
   });
 
-  it("SIGINT during a roll on mnB in batches of 2 starts no later batch, and says the roll was cancelled", async () => {
+  it("SIGINT during a roll on mnB and one on Confluent, in batches of 2, starts no later batch on either, and says the rolls were cancelled", async () => {
     writeProgram(resourcesOf(importedCode), ADOPTED, HAND_ROLL);
     const before = nodesets(mnB);
+    const beforeC = bootsOnConfluent(cf);
     const up = ws.start(["up", "--yes", "--skip-preview"], { allowFailure: true });
     await waitFor(() => nodesets(mnB) - before >= 1, "the first batch's nodeset on mnB");
+    await waitFor(() => bootsOnConfluent(cf) - beforeC >= 1, "the first batch's boot on Confluent");
     up.signal("SIGINT");
     const result = await up.result;
     const output = `${result.stdout}${result.stderr}`;
     expect(result.exitCode, output).not.toBe(0);
-    expect(output).toMatch(/the roll was cancelled/);
-    // br01 never boots, so the first batch cannot end before the cancel: no second nodeset.
+    // br01 and cr01 never boot, so neither first batch can end before the cancel: no second one.
     expect(nodesets(mnB) - before, output).toBe(1);
+    expect(bootsOnConfluent(cf) - beforeC, output).toBe(1);
+    expect(diagnosticsOf(output, "xcat:index:Deployment (handRollC)").join("\n"), output).toMatch(
+      /the roll was cancelled/,
+    );
+    expect(diagnosticsOf(output, "xcat:index:Deployment (handRoll)").join("\n"), output).toMatch(
+      /the roll was cancelled/,
+    );
     expect(mnB.state.getObject("node", "br03")?.provmethod).toBeUndefined();
   });
 
@@ -450,7 +521,8 @@ describe("every kind through explicit providers: two xCAT management nodes and C
     expect(mnB.state.listObjects("network")).toEqual([]);
     expect(mnB.state.listObjects("node")).toEqual(["bh01", "br01", "br02", "br03", "br04"]);
     expect(mnB.state.getRows("routes")).toEqual([]);
-    expect(cf.state.nodeNames()).toEqual([]);
+    // The imported chand01 was the stack's: gone too.
+    expect(cf.state.nodeNames()).toEqual(["ch01", "cr01", "cr02", "cr03", "cr04"]);
     expect(cf.state.groupNames()).not.toContain("compute-c");
     // mnB's provider runs /etc/hosts alone: its deletes send no name service, and say so.
     expect(output).toContain(
