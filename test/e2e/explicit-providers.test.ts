@@ -5,8 +5,9 @@
  * server, each an explicit `pulumi:providers:xcat`, with every kind on each xCAT provider and the
  * kinds Confluent serves on its own. The stack is brought up once; the later steps change little:
  * hand edits on both management nodes found by refresh and put back; a bad value on mnB refused
- * at preview; objects made by hand on mnB taken over with `adopt: true` and one imported by id
- * through mnB's provider; a timeout and a cancel of a Deployment on mnB; destroy.
+ * at preview; objects made by hand on mnB taken over with `adopt: true`, and one on mnB and one on
+ * Confluent imported by id through their providers; a timeout and a cancel of a Deployment on mnB
+ * and on Confluent in the same runs; destroy. Emulator latency stays off: no step is about it.
  *
  * Each step asserts what each server holds afterwards, so a kind that went to the wrong server
  * (a provider whose connection was ignored) fails here.
