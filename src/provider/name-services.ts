@@ -150,10 +150,14 @@ export function stepsForDelete(choice: NameServiceChoice): NameServiceStep[] {
   return steps;
 }
 
-/** The line preview and up print for a node's name-service commands. */
+/**
+ * The line preview and up print for a node's name-service commands. A delete on a management
+ * node whose provider runs `hosts` alone sends nothing and still says so, with why its
+ * /etc/hosts line stays (an empty list read as a line cut short).
+ */
 export function describeSteps(node: string, steps: readonly NameServiceStep[], deleting: boolean): string {
   const hostsNote = deleting ? " (its /etc/hosts line stays: xCAT's REST API cannot run makehosts -d)" : "";
-  return `xcat:Node ${node}: name services: ${steps.join(", ")}${hostsNote}`;
+  return `xcat:Node ${node}: name services: ${steps.length > 0 ? steps.join(", ") : "none sent"}${hostsNote}`;
 }
 
 /** The line check prints for a planned write: what `up` will send for the node. */

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import {
   ALL_NAME_SERVICES,
+  describeSteps,
   effectiveChoice,
   nameServicesInputProblems,
   parseNameServices,
@@ -73,6 +74,17 @@ describe("name services", () => {
   it("removes DNS and DHCP entries of a deleted node, per choice", () => {
     expect(stepsForDelete(ALL_NAME_SERVICES)).toEqual(["makedns -d", "makedhcp -d"]);
     expect(stepsForDelete({ hosts: true, dns: true, dhcp: false })).toEqual(["makedns -d"]);
+  });
+
+  it("says a delete with only /etc/hosts chosen sends nothing, not an empty list", () => {
+    // A provider with nameServices: [hosts] (test/e2e/explicit-providers.test.ts, mnB).
+    const steps = stepsForDelete({ hosts: true, dns: false, dhcp: false });
+    expect(describeSteps("b01", steps, true)).toBe(
+      "xcat:Node b01: name services: none sent (its /etc/hosts line stays: xCAT's REST API cannot run makehosts -d)",
+    );
+    expect(describeSteps("a01", stepsForDelete(ALL_NAME_SERVICES), true)).toBe(
+      "xcat:Node a01: name services: makedns -d, makedhcp -d (its /etc/hosts line stays: xCAT's REST API cannot run makehosts -d)",
+    );
   });
 
   it("names what is wrong with a node's nameServices input", () => {
