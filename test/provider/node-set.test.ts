@@ -236,3 +236,30 @@ describe("NodeSet input checks", () => {
     );
   });
 });
+
+describe.each(["2.17.0", "2.19"] as const)(
+  "NodeSet on xCAT %s, bmc decided by the nodes' group",
+  (xcatVersion) => {
+    let old: ProviderHarness;
+    beforeAll(async () => {
+      old = await providerHarness({ xcatVersion });
+    });
+    afterAll(async () => {
+      await old?.close();
+    });
+
+    it("gets each node's bmc on create: a second request where the release may drop it (2.17.0:perl-xCAT/xCAT/DBobjUtils.pm:1214-1229)", async () => {
+      await old.admin.groups.update("ipmigrp", { mgt: "ipmi" });
+      const before = old.emulator.stats().byRoute["PUT /nodes/{noderange}"] ?? 0;
+      await old.createChecked(KIND, {
+        groups: ["ipmigrp"],
+        rows: { g01: { bmc: "127.0.10.1", ip: "10.0.5.1" }, g02: { bmc: "127.0.10.2", ip: "10.0.5.2" } },
+      });
+      expect(old.emulator.state.getObject("node", "g01")).toMatchObject({ mgt: "ipmi", bmc: "127.0.10.1" });
+      expect(old.emulator.state.getObject("node", "g02")).toMatchObject({ mgt: "ipmi", bmc: "127.0.10.2" });
+      const puts = (old.emulator.stats().byRoute["PUT /nodes/{noderange}"] ?? 0) - before;
+      // One PUT per node on 2.17.0 (each bmc is its own value); none where the create keeps it.
+      expect(puts).toBe(xcatVersion === "2.19" ? 0 : 2);
+    });
+  },
+);

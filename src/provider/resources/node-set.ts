@@ -44,6 +44,7 @@ import {
   isUnknown,
   nameProblems,
 } from "../validation";
+import { attributesDecidedByGroups, KNOWN_ONLY_BEFORE_2_18 } from "../versioned-attributes";
 
 const KIND = "xcat:NodeSet";
 
@@ -198,8 +199,22 @@ async function applyCreation(client: XcatClient, set: NodeSetInputs, creation: C
     await client.nodes.update(compactNoderange(write.nodes), write.changes);
   }
   const { missing } = creation;
+  // Attributes only the nodes' groups decide (bmc under a group's mgt=ipmi) are dropped without a
+  // word by a create on xCAT before 2.18: they go in a second request once the node exists, as
+  // Node does (versioned-attributes.ts). Known to be 2.18 or newer: one request per node.
+  const later = new Map(missing.map((node) => [node, attributesDecidedByGroups(nodeValues(set, node))]));
+  const deferring =
+    [...later.values()].some((names) => names.length > 0) &&
+    (await client.nodes.knowsAttribute(KNOWN_ONLY_BEFORE_2_18)) !== false;
   const results = await Promise.allSettled(
-    missing.map((node) => client.nodes.create(node, nodeValues(set, node))),
+    missing.map((node) => {
+      const values = nodeValues(set, node);
+      const deferred = deferring ? (later.get(node) ?? []) : [];
+      return client.nodes.create(
+        node,
+        Object.fromEntries(Object.entries(values).filter(([name]) => !deferred.includes(name))),
+      );
+    }),
   );
   const failed = results.flatMap((result, index) =>
     result.status === "rejected" ? [{ node: missing[index] ?? "", reason: result.reason as unknown }] : [],
@@ -211,6 +226,16 @@ async function applyCreation(client: XcatClient, set: NodeSetInputs, creation: C
     throw new Error(
       `creating ${failed.length} of ${missing.length} nodes failed (${reasons.join("; ")}${failed.length > 5 ? "; ..." : ""})`,
     );
+  }
+  if (!deferring) return;
+  const second = new Map(
+    missing.map((node) => {
+      const values = nodeValues(set, node);
+      return [node, Object.fromEntries((later.get(node) ?? []).map((name) => [name, values[name] ?? ""]))];
+    }),
+  );
+  for (const write of mergedWrites(second)) {
+    await client.nodes.update(compactNoderange(write.nodes), write.changes);
   }
 }
 
