@@ -211,6 +211,29 @@ describe("NodeSet over nodes that exist", () => {
   });
 });
 
+describe("NodeSet with postscripts", () => {
+  it("compares a node's own postscripts, without the xcatdefaults scripts lsdef puts in front: no drift", async () => {
+    const created = await h.createChecked(KIND, {
+      groups: ["ps", "all"],
+      attributes: { postscripts: "confignetwork" },
+      rows: { ps01: { ip: "10.0.6.1" }, ps02: { ip: "10.0.6.2" } },
+    });
+    const reported = (created.outs.nodeAttributes as Record<string, Record<string, string>>).ps01;
+    // lsdef shows the defaults in front (xcat-behavior.md §9.7); the set declared only its own.
+    expect(reported?.postscripts).not.toBe("confignetwork");
+    expect(reported?.postscripts).toMatch(/confignetwork$/);
+    const read = await runtime.read(KIND, created.id, created.outs);
+    expect((read.inputs as { rows: unknown }).rows).toEqual(created.outs.rows);
+    const again = await checked(read.props as Record<string, unknown>, {
+      groups: ["ps", "all"],
+      attributes: { postscripts: "confignetwork" },
+      rows: { ps01: { ip: "10.0.6.1" }, ps02: { ip: "10.0.6.2" } },
+    });
+    expect((await runtime.diff(KIND, created.id, read.props, again)).changes).toBe(false);
+    await runtime.delete(KIND, created.id, created.outs);
+  });
+});
+
 describe("NodeSet input checks", () => {
   it("fails check naming the csv line and column, before any request", async () => {
     const before = requests();

@@ -22,7 +22,15 @@ import {
   publicAttributes,
 } from "../attributes";
 import { compactNoderange } from "../node-batches";
-import { heldRows, mergedWrites, nodeSetChanges, nodeValues, planNodeSetUpdate } from "../node-set-plan";
+import { nodeOwnReported } from "../node-own-values";
+import {
+  heldRows,
+  mergedWrites,
+  type NodeSetValues,
+  nodeSetChanges,
+  nodeValues,
+  planNodeSetUpdate,
+} from "../node-set-plan";
 import { type NodeRows, nodeSetRows } from "../node-set-rows";
 import { sayLine } from "../provider-lines";
 import {
@@ -142,6 +150,22 @@ function readNodes(
   return nodes.length === 0 ? Promise.resolve(new Map()) : client.nodes.getMany(nodes);
 }
 
+/**
+ * What each node holds itself, for comparing with what the set declares: a node's postscripts
+ * as lsdef reports them carry the xcatdefaults scripts in front, which the node does not hold
+ * (node-own-values.ts, as Node compares). `nodeAttributes` keeps what xCAT reports.
+ */
+async function ownValues(
+  client: XcatClient,
+  set: NodeSetValues,
+  reported: ReadonlyMap<string, Record<string, string>>,
+): Promise<Map<string, Record<string, string>>> {
+  const own = new Map<string, Record<string, string>>();
+  for (const [node, values] of reported)
+    own.set(node, await nodeOwnReported(client, values, Object.keys(nodeValues(set, node))));
+  return own;
+}
+
 /** What creating some nodes of the set takes: nodes to adopt (with their changes) and nodes to POST. */
 interface Creation {
   readonly existing: ReadonlyMap<string, Record<string, string>>;
@@ -160,7 +184,7 @@ async function planCreation(
   nodes: readonly string[],
   context: OperationContext | undefined,
 ): Promise<Creation> {
-  const existing = await readNodes(client, nodes);
+  const existing = await ownValues(client, set, await readNodes(client, nodes));
   if (existing.size > 0 && context?.replacing && !set.adopt)
     throw new ResourceConflictError(
       `${KIND}: the nodes ${compactNoderange([...existing.keys()])} already exist where the set's replacement ` +
@@ -260,7 +284,7 @@ async function recordingWhatHappened(
       `${KIND}: the ${operation} of ${compactNoderange(names)} stopped: ${reason}. The state records what ` +
         "xCAT holds now; run up again to finish.",
       id,
-      outputsOf(inputs, heldRows(inputs, reported), reported),
+      outputsOf(inputs, heldRows(inputs, await ownValues(client, inputs, reported)), reported),
     );
   }
   const reported = await readNodes(client, names);
@@ -291,7 +315,7 @@ export const nodeSetSpec: ResourceSpec<NodeSetInputs, NodeSetOutputs> = {
 
   async adoptChanges(client, inputs) {
     if (!inputs.adopt || hasUnknown(inputs)) return undefined;
-    const existing = await readNodes(client, Object.keys(inputs.rows));
+    const existing = await ownValues(client, inputs, await readNodes(client, Object.keys(inputs.rows)));
     if (existing.size === 0) return undefined;
     const changes: Record<string, string> = {};
     for (const [node, reported] of [...existing].sort(([a], [b]) => (a < b ? -1 : 1))) {
@@ -317,7 +341,8 @@ export const nodeSetSpec: ResourceSpec<NodeSetInputs, NodeSetOutputs> = {
     // Every node gone: the set is gone, and the next up creates it again.
     if (reported.size === 0) return undefined;
     const { noderange: _noderange, nodeAttributes: _nodeAttributes, ...inputs } = recorded;
-    const held = { ...inputs, rows: heldRows(recorded, reported) } as NodeSetInputs;
+    const own = await ownValues(client, recorded, reported);
+    const held = { ...inputs, rows: heldRows(recorded, own) } as NodeSetInputs;
     return { id, inputs: held, outputs: outputsOf(held, held.rows, reported) };
   },
 
