@@ -87,6 +87,10 @@ describe("NodeSet of a 20-node rack from CSV", () => {
     });
     expect(perNode.r02n13?.bmc).toBe("10.1.2.13");
     expect((await h.admin.nodes.get("r02n20")).provmethod).toBe("rocky9-netboot");
+    // Name services as for a Node: every node's entries, merged into few noderange requests.
+    const dns = h.emulator.state.getRows("_emu_dns").map((row) => String(row.name));
+    expect(dns.filter((name) => name.startsWith("r02n"))).toHaveLength(20);
+    expect(sent["POST /nodes/{noderange}/dns"]).toBeLessThan(20);
   });
 
   it("rolls the rack's image with exactly 1 PUT of its noderange", async () => {
@@ -181,7 +185,12 @@ describe("NodeSet of a 20-node rack from CSV", () => {
   it("deletes the whole set with 1 DELETE of its noderange", async () => {
     const before = requests();
     await runtime.delete(KIND, id, outs);
-    expect(since(before)).toEqual({ "DELETE /nodes/{noderange}": 1 });
+    // The nodes' DNS and DHCP entries go first, each command merged into one noderange request.
+    expect(since(before)).toEqual({
+      "DELETE /nodes/{noderange}": 1,
+      "DELETE /nodes/{noderange}/dns": 1,
+      "DELETE /nodes/{noderange}/dhcp": 1,
+    });
     expect((await h.admin.nodes.list()).filter((n) => n.startsWith("r02n"))).toEqual([]);
   });
 });

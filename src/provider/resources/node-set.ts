@@ -13,6 +13,7 @@
  * a range gives every node the same values.
  */
 import type { XcatClient } from "../../client";
+import type { AttributeObjectInputs } from "../attribute-object";
 import { attributeValueProblems } from "../attribute-values";
 import {
   adoptionChanges,
@@ -22,6 +23,11 @@ import {
   publicAttributes,
 } from "../attributes";
 import { compactNoderange } from "../node-batches";
+import {
+  announceNameServices,
+  nameServicesAfterWrite,
+  nameServicesBeforeDelete,
+} from "../node-name-services";
 import { nodeOwnReported } from "../node-own-values";
 import {
   heldRows,
@@ -166,6 +172,31 @@ async function ownValues(
   return own;
 }
 
+/**
+ * The nodes' hosts, DNS and DHCP entries, as a Node's (node-name-services.ts: the stack's
+ * `xcat:nameServices` and the site's settings decide; only writes that change a node's ip, mac
+ * or name send anything). Each node is submitted alone, and the client merges the nodes of one
+ * command into one noderange request (NodesApi name services).
+ */
+async function nameServicesAfter(
+  client: XcatClient,
+  set: NodeSetInputs,
+  writes: ReadonlyArray<{ node: string; before: Record<string, string> | undefined }>,
+): Promise<void> {
+  const inputs = set as unknown as AttributeObjectInputs;
+  await Promise.all(
+    writes.map(({ node, before }) =>
+      nameServicesAfterWrite(client, node, before, nodeValues(set, node), inputs),
+    ),
+  );
+}
+
+/** The DNS and DHCP entries of nodes about to be deleted go first, as a Node's. */
+async function nameServicesBefore(client: XcatClient, set: NodeSetInputs, nodes: readonly string[]) {
+  const inputs = set as unknown as AttributeObjectInputs;
+  await Promise.all(nodes.map((node) => nameServicesBeforeDelete(client, node, inputs)));
+}
+
 /** What creating some nodes of the set takes: nodes to adopt (with their changes) and nodes to POST. */
 interface Creation {
   readonly existing: ReadonlyMap<string, Record<string, string>>;
@@ -251,7 +282,20 @@ async function applyCreation(client: XcatClient, set: NodeSetInputs, creation: C
       `creating ${failed.length} of ${missing.length} nodes failed (${reasons.join("; ")}${failed.length > 5 ? "; ..." : ""})`,
     );
   }
-  if (!deferring) return;
+  if (deferring) await finishDeferred(client, set, missing, later);
+  await nameServicesAfter(client, set, [
+    ...[...creation.adoptions.keys()].map((node) => ({ node, before: creation.existing.get(node) })),
+    ...missing.map((node) => ({ node, before: undefined })),
+  ]);
+}
+
+/** The second request of a create on xCAT before 2.18 (see applyCreation), merged by equal change. */
+async function finishDeferred(
+  client: XcatClient,
+  set: NodeSetInputs,
+  missing: readonly string[],
+  later: ReadonlyMap<string, readonly string[]>,
+): Promise<void> {
   const second = new Map(
     missing.map((node) => {
       const values = nodeValues(set, node);
@@ -313,6 +357,15 @@ export const nodeSetSpec: ResourceSpec<NodeSetInputs, NodeSetOutputs> = {
     return { id, outputs };
   },
 
+  async announceSideEffects(client, olds, inputs) {
+    if (hasUnknown(inputs) || inputs.adopt || (olds !== undefined && hasUnknown(olds))) return;
+    const shown = inputs as unknown as AttributeObjectInputs;
+    for (const node of Object.keys(inputs.rows).sort()) {
+      const before = olds?.rows[node] === undefined ? undefined : nodeValues(olds, node);
+      await announceNameServices(client, node, before, nodeValues(inputs, node), shown);
+    }
+  },
+
   async adoptChanges(client, inputs) {
     if (!inputs.adopt || hasUnknown(inputs)) return undefined;
     const existing = await ownValues(client, inputs, await readNodes(client, Object.keys(inputs.rows)));
@@ -351,11 +404,18 @@ export const nodeSetSpec: ResourceSpec<NodeSetInputs, NodeSetOutputs> = {
     // New rows are checked before anything is written: a conflict leaves the set as it was.
     const creation = await planCreation(client, news, plan.added, context);
     return recordingWhatHappened(client, id, news, "update", async () => {
-      if (plan.removed.length > 0)
+      if (plan.removed.length > 0) {
+        await nameServicesBefore(client, olds, plan.removed);
         await client.nodes.delete(compactNoderange(plan.removed), { ignoreMissing: true });
+      }
       for (const write of plan.writes) {
         await client.nodes.update(compactNoderange(write.nodes), write.changes);
       }
+      await nameServicesAfter(
+        client,
+        news,
+        plan.writes.flatMap((write) => write.nodes.map((node) => ({ node, before: nodeValues(olds, node) }))),
+      );
       await applyCreation(client, news, creation);
     });
   },
@@ -363,6 +423,7 @@ export const nodeSetSpec: ResourceSpec<NodeSetInputs, NodeSetOutputs> = {
   async delete(client, _id, olds) {
     const names = Object.keys(olds.rows ?? {});
     if (names.length === 0) return;
+    await nameServicesBefore(client, olds, names);
     // One DELETE of the noderange; xCAT deletes the nodes it has even when some are gone (§9.6).
     await client.nodes.delete(compactNoderange(names), { ignoreMissing: true });
   },
