@@ -4,7 +4,8 @@
  * native provider), each 2 racks x 20 nodes as two NodeSets with CSV rows read from inventory
  * files. One stack per language; the steps reuse it: up right per node; a rack's image roll = 1
  * PUT of its noderange; 2 rows added = 2 creates; 1 row removed = 1 DELETE; a hand edit of one
- * node's ip shows in `preview --refresh --diff` as that node and attribute, and up restores it.
+ * node's ip shows in `preview --refresh --diff` as that node and attribute, and up restores it; a
+ * malformed MAC in the inventory fails preview naming the resource, the file line and the column.
  * Requests are counted by the emulator's stats (what xCAT does with a noderange in a PUT or
  * DELETE path: xcat-behavior.md §1.3 and §9.6).
  */
@@ -127,5 +128,18 @@ describe.each(LANGUAGES)("two racks as two NodeSets from CSV ($language)", ({ pr
     await workspace.up(["--refresh"]);
     expect(sinceThen(before)).toEqual({ post: 0, put: 1, delete: 0 });
     expect((await admin.nodes.get("r01n03")).ip).toBe("10.0.1.3");
+  });
+
+  it("fails preview on a malformed MAC, naming the resource, the file line and the column; nothing is sent", async () => {
+    // Line 10 of the file: the header, r01n01-04, then r01n06 on line 6 (r01n05 was removed).
+    await writeFile(inventory(), rack1Csv(22, [5]).replace("52:54:00:00:01:10", "52:54:00:zz:01:10"));
+    const before = writes();
+    const preview = await workspace.run(["preview"], { allowFailure: true });
+    const output = (preview.stdout + preview.stderr).replace(/\s+/g, " ");
+    expect(preview.exitCode, output).not.toBe(0);
+    expect(output).toMatch(
+      /NodeSet resource 'rack1'.*csv line 10, column 'mac': mac '52:54:00:zz:01:10' is not a MAC address/,
+    );
+    expect(sinceThen(before)).toEqual({ post: 0, put: 0, delete: 0 });
   });
 });
