@@ -32,6 +32,27 @@ const IMPORT_IDS = {
   VirtualMachine: "the VM node's name",
   Deployment: "the noderange",
   PowerState: "the noderange",
+  NodeSet: "the noderange of its nodes at creation",
+};
+
+/**
+ * Kinds that cannot be read from an id alone (their read needs the recorded rows), with what to
+ * do instead: no `get`, no `pulumi import`.
+ */
+const NOT_IMPORTABLE = {
+  NodeSet:
+    "A NodeSet cannot be read from its id alone yet (no `NodeSet.get`, no `pulumi import`; issue #38): declare it with its rows, and `adopt: true` takes existing nodes over (the preview lists per node what changes).",
+};
+
+/**
+ * Kinds the lab programs do not hold: their examples come from the e2e programs that run them
+ * (test/e2e/node-set.test.ts runs both), in TypeScript and YAML only.
+ */
+const OWN_EXAMPLES = {
+  NodeSet: {
+    ts: "test/e2e/programs/node-set-ts/index.ts",
+    yaml: "test/e2e/programs/node-set-yaml/Pulumi.yaml",
+  },
 };
 
 /** Kinds test/e2e/native-import.test.ts imports with the engine's `pulumi import` (YAML). */
@@ -217,12 +238,23 @@ function page(schema, kind) {
     "",
     `The id is ${IMPORT_IDS[kind]}.`,
     "",
-    `- YAML: \`pulumi import xcat:index:${kind} <resource name> <id>\`${IMPORT_TESTED.has(kind) ? " (test/e2e/native-import.test.ts imports this kind)" : " (the native provider's import; no test imports this kind yet)"}. Python and Go programs reach the same provider but are not run here ([support matrix](../support-matrix.md), note N1).`,
-    `- TypeScript: the engine's \`pulumi import\` does not work for dynamic resources (support matrix, note N6). \`${kind}.get(name, id)\` reads the object without managing it${"adopt" in resource.inputProperties ? ", `adopt: true` takes it over" : ""}, and \`pulumi-xcat import\` writes a program for a whole cluster ([bring-a-cluster-under-code.md](../bring-a-cluster-under-code.md)).`,
+    ...(NOT_IMPORTABLE[kind]
+      ? [NOT_IMPORTABLE[kind]]
+      : [
+          `- YAML: \`pulumi import xcat:index:${kind} <resource name> <id>\`${IMPORT_TESTED.has(kind) ? " (test/e2e/native-import.test.ts imports this kind)" : " (the native provider's import; no test imports this kind yet)"}. Python and Go programs reach the same provider but are not run here ([support matrix](../support-matrix.md), note N1).`,
+          `- TypeScript: the engine's \`pulumi import\` does not work for dynamic resources (support matrix, note N6). \`${kind}.get(name, id)\` reads the object without managing it${"adopt" in resource.inputProperties ? ", `adopt: true` takes it over" : ""}, and \`pulumi-xcat import\` writes a program for a whole cluster ([bring-a-cluster-under-code.md](../bring-a-cluster-under-code.md)).`,
+        ]),
     "",
     "## Examples",
   );
-  for (const [language, fence, file, extract] of EXAMPLE_SOURCES) {
+  const own = OWN_EXAMPLES[kind];
+  const sources = own
+    ? [
+        ["TypeScript", "ts", own.ts, (k) => excerpt(own.ts, new RegExp(`new xcat\\.${k}\\(`))],
+        ["YAML", "yaml", own.yaml, (k) => yamlExcerpt(own.yaml, k)],
+      ]
+    : EXAMPLE_SOURCES;
+  for (const [language, fence, file, extract] of sources) {
     const code = extract(kind);
     if (code === undefined) continue;
     out.push("", `${language}, from [${file}](../../${file}):`, "", `\`\`\`${fence}`, code, "```");

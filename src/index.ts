@@ -11,6 +11,7 @@ export { GlobalConfAttribute, type GlobalConfAttributeArgs } from "./provider/cl
 export { Group, type GroupArgs, type GroupAttributes } from "./provider/classes/group";
 export { Network, type NetworkArgs, type NetworkAttributes } from "./provider/classes/network";
 export { Node, type NodeArgs, type NodeAttributes } from "./provider/classes/node";
+export { NodeSet, type NodeSetArgs } from "./provider/classes/node-set";
 export { Osimage, type OsimageArgs, type OsimageAttributes } from "./provider/classes/osimage";
 export { Policy, type PolicyArgs, type PolicyAttributes } from "./provider/classes/policy";
 export { PowerState, type PowerStateArgs } from "./provider/classes/power-state";

@@ -12,6 +12,7 @@ import type { Properties } from "./wire";
 /** Every kind the native provider serves, as `xcat:index:<Kind>`. */
 export const NATIVE_KINDS = [
   "Node",
+  "NodeSet",
   "Group",
   "Osimage",
   "Network",

@@ -22,6 +22,7 @@ import { globalConfAttributeSpec } from "./resources/global-conf-attribute";
 import { groupSpec } from "./resources/group";
 import { networkSpec } from "./resources/network";
 import { nodeSpec } from "./resources/node";
+import { nodeSetSpec } from "./resources/node-set";
 import { osimageSpec } from "./resources/osimage";
 import { policySpec } from "./resources/policy";
 import { powerStateSpec } from "./resources/power-state";
@@ -37,6 +38,7 @@ const onBoth = (xcat: Implementation, confluent: Implementation) => byBackend({ 
 const implementations: Readonly<Record<string, Implementation>> = {
   "xcat:Echo": echoImplementation,
   "xcat:Node": onBoth(makeProvider(nodeSpec), makeProvider(confluentNodeSpec, confluentAccess)),
+  "xcat:NodeSet": onBoth(makeProvider(nodeSetSpec), withoutCounterpart("xcat:NodeSet")),
   "xcat:Group": onBoth(makeProvider(groupSpec), makeProvider(confluentGroupSpec, confluentAccess)),
   "xcat:Osimage": onBoth(makeProvider(osimageSpec), withoutCounterpart("xcat:Osimage")),
   "xcat:Network": onBoth(makeProvider(networkSpec), withoutCounterpart("xcat:Network")),

@@ -68,7 +68,7 @@ describe("Resource.get on the Confluent backend", () => {
   it("PowerState.get reads each node's power, by a group, a node list or the id create gave", async () => {
     await h.admin.nodes.setPower(["gt01"], "on");
     await h.admin.nodes.setPower(["gt02"], "off");
-    // `gt[01-02]` is the id a PowerState of ["gt01", "gt02"] gets (node-set.ts rangeOf); a real
+    // `gt[01-02]` is the id a PowerState of ["gt01", "gt02"] gets (node-range-input.ts rangeOf); a real
     // 3.15.6 expands `n[01-02]` to n01,n02, zero padding kept (docs/confluent.md).
     for (const id of ["gt", "gt01,gt02", "gt[01-02]"]) {
       const read = await runtime.read("xcat:PowerState", id, {});

@@ -47,6 +47,7 @@ describe("native provider handlers", () => {
         "Group",
         "Network",
         "Node",
+        "NodeSet",
         "Osimage",
         "Policy",
         "PowerState",

@@ -4,7 +4,7 @@
  * fails answers its own error inside a 200 (item 14): that node fails the operation by name.
  */
 import type { ConfluentClient } from "../../client/confluent";
-import { rangeOf } from "../resources/node-set";
+import { rangeOf } from "../resources/node-range-input";
 import {
   type PowerStateInputs,
   type PowerStateOutputs,

@@ -44,7 +44,7 @@ import {
   positiveIntegerProblems,
 } from "../validation";
 import { takeoverLine, takeoverOf, takeoverPreview } from "./deployment-adopt";
-import { expandNodes, nodesInputProblems, rangeOf } from "./node-set";
+import { expandNodes, nodesInputProblems, rangeOf } from "./node-range-input";
 
 const KIND = "xcat:Deployment";
 

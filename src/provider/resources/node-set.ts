@@ -1,49 +1,430 @@
 /**
- * The `nodes` input of resources that act on many nodes (Deployment, PowerState): a noderange or
- * group, or a list of node names; validated without I/O, expanded with nodels.
+ * `xcat:NodeSet`: many node definitions as one resource (a rack, a site's inventory file), with
+ * per-node truth inside it. Each node holds the set's `groups` and `attributes` and its own row;
+ * only those attributes are managed, a dropped column is cleared, refresh reads what each node
+ * holds (one GET for the set) and reports a node's difference as that node's own value, so
+ * `preview --diff` names `rows.r01n03.ip`.
+ *
+ * Requests follow xCAT's noderange semantics (xcat-behavior.md §1.3: chdef and rmdef expand a
+ * noderange in the path; §9.6: a DELETE of a range with a missing node still deletes the others;
+ * §10: a PUT to 100 nodes costs about what a PUT to one does): a value common to the nodes
+ * changes with one PUT of their noderange, removed rows go in one DELETE, the set's delete is one
+ * DELETE. A node is created with its own POST, since its values (ip, mac) are its own: mkdef of
+ * a range gives every node the same values.
  */
-import { isNotFound, isXcatError, type XcatClient } from "../../client";
+import type { XcatClient } from "../../client";
+import type { AttributeObjectInputs } from "../attribute-object";
+import { attributeValueProblems } from "../attribute-values";
+import {
+  adoptionChanges,
+  attributeChanges,
+  differingAttributes,
+  isSecretAttribute,
+  publicAttributes,
+} from "../attributes";
 import { compactNoderange } from "../node-batches";
-import { ResourceConflictError } from "../spec";
-import { describe, isUnknown, nodeNameProblems } from "../validation";
+import {
+  announceNameServices,
+  nameServicesAfterWrite,
+  nameServicesBeforeDelete,
+} from "../node-name-services";
+import { nodeOwnReported } from "../node-own-values";
+import {
+  heldRows,
+  mergedWrites,
+  type NodeSetValues,
+  nodeSetChanges,
+  nodeValues,
+  planNodeSetUpdate,
+} from "../node-set-plan";
+import { type NodeRows, nodeSetRows } from "../node-set-rows";
+import { sayLine } from "../provider-lines";
+import {
+  ADOPT_ADVICE,
+  type CheckOutcome,
+  type CommonInputs,
+  type OperationContext,
+  PartialFailureError,
+  ResourceConflictError,
+  type ResourceSpec,
+} from "../spec";
+import {
+  attributeMapProblems,
+  booleanProblems,
+  connectionProblems,
+  failuresOn,
+  type InputFailure,
+  isPlainObject,
+  isUnknown,
+  nameProblems,
+} from "../validation";
+import { attributesDecidedByGroups, KNOWN_ONLY_BEFORE_2_18 } from "../versioned-attributes";
 
-/** The noderange text of a `nodes` input. */
-export function rangeOf(nodes: string | readonly string[]): string {
-  return typeof nodes === "string" ? nodes : compactNoderange(nodes);
+const KIND = "xcat:NodeSet";
+
+/** Checked inputs: the per-node values as rows, whether given as rows, csv or nodes alone. */
+export interface NodeSetInputs extends CommonInputs {
+  readonly groups: string[];
+  readonly attributes: Record<string, string>;
+  readonly rows: NodeRows;
+  readonly nodes?: string;
+  readonly adopt: boolean;
 }
 
-/** Problems with a `nodes` input. */
-export function nodesInputProblems(value: unknown): string[] {
+/** Outputs: the inputs, the nodes as xCAT's compact noderange, and what each node holds. */
+export interface NodeSetOutputs extends NodeSetInputs {
+  readonly noderange: string;
+  /** Per node, every attribute xCAT reports for it (inherited ones too), passwords left out. */
+  readonly nodeAttributes: Record<string, Record<string, string>>;
+}
+
+function groupsProblems(value: unknown): string[] {
+  if (value === undefined)
+    return ["groups is required for a NodeSet (xCAT needs at least one group per node)"];
   if (isUnknown(value)) return [];
-  if (typeof value === "string") {
-    if (value.trim() === "") return ["nodes must not be empty"];
-    return /[/?#%\s]/.test(value)
-      ? [
-          `nodes '${value}' must not contain '/', '?', '#', '%' or whitespace (it is a noderange or a list of names)`,
-        ]
-      : [];
-  }
-  if (!Array.isArray(value) || value.length === 0) {
-    return [`nodes must be a noderange or a non-empty list of node names, got ${describe(value)}`];
-  }
-  return value.flatMap((node, index) => nodeNameProblems(node, `nodes[${index}]`));
+  if (!Array.isArray(value) || value.length === 0)
+    return ['groups must be a non-empty list of group names (xCAT needs at least one, e.g. ["all"])'];
+  return value.flatMap((group, index) => nameProblems(group, `groups[${index}]`));
 }
 
-/** The node names of the range (nodels); a name that is no node is reported on `nodes`. */
-export async function expandNodes(
-  client: XcatClient,
-  kind: string,
-  nodes: string | readonly string[],
-): Promise<string[]> {
-  try {
-    return await client.nodes.nodels(rangeOf(nodes));
-  } catch (error) {
-    // nodels answers 403 "Invalid nodes and/or groups in noderange: x" for a name that is no node.
-    if (isNotFound(error) || (isXcatError(error) && /Invalid nodes/.test(error.message))) {
-      throw new ResourceConflictError(
-        `${kind}: nodes: ${error.messages.join("; ") || error.message}. Define the nodes first (xcat.Node) or fix the noderange.`,
-      );
+function attributesProblems(value: unknown): string[] {
+  const problems = [
+    ...attributeMapProblems(value, "attributes", "node", {
+      groups: "is set by the 'groups' input, not in attributes",
+    }),
+    ...attributeValueProblems(value, "attributes", "node", isUnknown),
+  ];
+  if (isPlainObject(value)) {
+    for (const name of Object.keys(value)) {
+      if (isSecretAttribute(name))
+        problems.push(
+          `attributes: '${name}' holds a password, which a NodeSet does not take yet; set it on a Group the nodes belong to`,
+        );
     }
-    throw error;
+  }
+  return problems;
+}
+
+function check(news: Readonly<Record<string, unknown>>): CheckOutcome<NodeSetInputs> {
+  const failures: InputFailure[] = [
+    ...failuresOn("groups", groupsProblems(news.groups)),
+    ...failuresOn("attributes", attributesProblems(news.attributes)),
+    ...failuresOn("adopt", booleanProblems(news.adopt, "adopt")),
+    ...failuresOn("connection", connectionProblems(news.connection)),
+  ];
+  const { rows, failures: rowFailures } = nodeSetRows(news);
+  failures.push(...rowFailures);
+  if (failures.length > 0) return { failures };
+  const inputs: Record<string, unknown> = {
+    groups: news.groups,
+    attributes: isPlainObject(news.attributes) ? news.attributes : {},
+    // During preview the rows of a csv that is not known yet are unknown as a whole.
+    rows,
+    adopt: news.adopt === true,
+  };
+  if (news.nodes !== undefined) inputs.nodes = news.nodes;
+  if (news.connection !== undefined) inputs.connection = news.connection;
+  return { inputs: inputs as unknown as NodeSetInputs };
+}
+
+/** Whether any value the plan needs is still unknown (a preview before other resources exist). */
+function hasUnknown(set: NodeSetInputs): boolean {
+  if (isUnknown(set.rows) || isUnknown(set.groups)) return true;
+  const values: unknown[] = [...set.groups, ...Object.values(set.attributes)];
+  for (const row of Object.values(set.rows)) values.push(...Object.values(row));
+  return values.some(isUnknown);
+}
+
+function outputsOf(
+  inputs: NodeSetInputs,
+  rows: NodeRows,
+  reported: ReadonlyMap<string, Record<string, string>>,
+): NodeSetOutputs {
+  const nodeAttributes: Record<string, Record<string, string>> = {};
+  for (const node of Object.keys(rows).sort()) {
+    const held = reported.get(node);
+    if (held !== undefined) nodeAttributes[node] = publicAttributes(held);
+  }
+  return { ...inputs, rows, noderange: compactNoderange(Object.keys(rows)), nodeAttributes };
+}
+
+/** Reads the nodes in one request; the map lacks those xCAT does not have. */
+function readNodes(
+  client: XcatClient,
+  nodes: readonly string[],
+): Promise<Map<string, Record<string, string>>> {
+  return nodes.length === 0 ? Promise.resolve(new Map()) : client.nodes.getMany(nodes);
+}
+
+/**
+ * What each node holds itself, for comparing with what the set declares: a node's postscripts
+ * as lsdef reports them carry the xcatdefaults scripts in front, which the node does not hold
+ * (node-own-values.ts, as Node compares). `nodeAttributes` keeps what xCAT reports.
+ */
+async function ownValues(
+  client: XcatClient,
+  set: NodeSetValues,
+  reported: ReadonlyMap<string, Record<string, string>>,
+): Promise<Map<string, Record<string, string>>> {
+  const own = new Map<string, Record<string, string>>();
+  for (const [node, values] of reported)
+    own.set(node, await nodeOwnReported(client, values, Object.keys(nodeValues(set, node))));
+  return own;
+}
+
+/**
+ * The nodes' hosts, DNS and DHCP entries, as a Node's (node-name-services.ts: the stack's
+ * `xcat:nameServices` and the site's settings decide; only writes that change a node's ip, mac
+ * or name send anything). Each node is submitted alone, and the client merges the nodes of one
+ * command into one noderange request (NodesApi name services).
+ */
+async function nameServicesAfter(
+  client: XcatClient,
+  set: NodeSetInputs,
+  writes: ReadonlyArray<{ node: string; before: Record<string, string> | undefined }>,
+): Promise<void> {
+  const inputs = set as unknown as AttributeObjectInputs;
+  await Promise.all(
+    writes.map(({ node, before }) =>
+      nameServicesAfterWrite(client, node, before, nodeValues(set, node), inputs),
+    ),
+  );
+}
+
+/** The DNS and DHCP entries of nodes about to be deleted go first, as a Node's. */
+async function nameServicesBefore(client: XcatClient, set: NodeSetInputs, nodes: readonly string[]) {
+  const inputs = set as unknown as AttributeObjectInputs;
+  await Promise.all(nodes.map((node) => nameServicesBeforeDelete(client, node, inputs)));
+}
+
+/** What creating some nodes of the set takes: nodes to adopt (with their changes) and nodes to POST. */
+interface Creation {
+  readonly existing: ReadonlyMap<string, Record<string, string>>;
+  readonly adoptions: ReadonlyMap<string, Record<string, string>>;
+  readonly missing: readonly string[];
+}
+
+/**
+ * Plans the creation of `nodes`, with reads only (one request for all): a node that already
+ * holds the set's values is taken as it is; one that differs is a conflict without `adopt`,
+ * thrown before anything is written for any node, and is made to match with it.
+ */
+async function planCreation(
+  client: XcatClient,
+  set: NodeSetInputs,
+  nodes: readonly string[],
+  context: OperationContext | undefined,
+): Promise<Creation> {
+  const existing = await ownValues(client, set, await readNodes(client, nodes));
+  if (existing.size > 0 && context?.replacing && !set.adopt)
+    throw new ResourceConflictError(
+      `${KIND}: the nodes ${compactNoderange([...existing.keys()])} already exist where the set's replacement ` +
+        "is to be created, and the replaced set is deleted next. Nothing was changed. To take them over on " +
+        "another server, set adopt: true.",
+    );
+  const conflicts: string[] = [];
+  const adoptions = new Map<string, Record<string, string>>();
+  for (const [node, reported] of existing) {
+    const desired = nodeValues(set, node);
+    const differing = differingAttributes(desired, reported);
+    if (differing.length === 0) continue;
+    if (!set.adopt) conflicts.push(`${node} (${differing.join(", ")})`);
+    else adoptions.set(node, attributeChanges({}, desired, reported));
+  }
+  if (conflicts.length > 0)
+    throw new ResourceConflictError(
+      `${KIND}: ${conflicts.length === 1 ? "1 node of the set already exists" : `${conflicts.length} nodes of the set already exist`} in xCAT ` +
+        `with other values: ${conflicts.slice(0, 10).join(", ")}${conflicts.length > 10 ? ", ..." : ""}. ` +
+        `Nothing was changed. ${ADOPT_ADVICE}.`,
+    );
+  return { existing, adoptions, missing: nodes.filter((node) => !existing.has(node)) };
+}
+
+/** Adopts and creates as planned: adoptions merged by equal change, each new node its own POST. */
+async function applyCreation(client: XcatClient, set: NodeSetInputs, creation: Creation): Promise<void> {
+  for (const node of creation.adoptions.keys()) {
+    const shown = adoptionChanges(nodeValues(set, node), creation.existing.get(node) ?? {}, []);
+    sayLine(
+      `pulumi-xcat: adopting the node '${node}': ${Object.entries(shown)
+        .map(([attribute, change]) => `${attribute}: ${change}`)
+        .join(", ")}`,
+    );
+  }
+  for (const write of mergedWrites(creation.adoptions)) {
+    await client.nodes.update(compactNoderange(write.nodes), write.changes);
+  }
+  const { missing } = creation;
+  // Attributes only the nodes' groups decide (bmc under a group's mgt=ipmi) are dropped without a
+  // word by a create on xCAT before 2.18: they go in a second request once the node exists, as
+  // Node does (versioned-attributes.ts). Known to be 2.18 or newer: one request per node.
+  const later = new Map(missing.map((node) => [node, attributesDecidedByGroups(nodeValues(set, node))]));
+  const deferring =
+    [...later.values()].some((names) => names.length > 0) &&
+    (await client.nodes.knowsAttribute(KNOWN_ONLY_BEFORE_2_18)) !== false;
+  const results = await Promise.allSettled(
+    missing.map((node) => {
+      const values = nodeValues(set, node);
+      const deferred = deferring ? (later.get(node) ?? []) : [];
+      return client.nodes.create(
+        node,
+        Object.fromEntries(Object.entries(values).filter(([name]) => !deferred.includes(name))),
+      );
+    }),
+  );
+  const failed = results.flatMap((result, index) =>
+    result.status === "rejected" ? [{ node: missing[index] ?? "", reason: result.reason as unknown }] : [],
+  );
+  if (failed.length > 0) {
+    const reasons = failed
+      .slice(0, 5)
+      .map(({ node, reason }) => `${node}: ${reason instanceof Error ? reason.message : String(reason)}`);
+    throw new Error(
+      `creating ${failed.length} of ${missing.length} nodes failed (${reasons.join("; ")}${failed.length > 5 ? "; ..." : ""})`,
+    );
+  }
+  if (deferring) await finishDeferred(client, set, missing, later);
+  await nameServicesAfter(client, set, [
+    ...[...creation.adoptions.keys()].map((node) => ({ node, before: creation.existing.get(node) })),
+    ...missing.map((node) => ({ node, before: undefined })),
+  ]);
+}
+
+/** The second request of a create on xCAT before 2.18 (see applyCreation), merged by equal change. */
+async function finishDeferred(
+  client: XcatClient,
+  set: NodeSetInputs,
+  missing: readonly string[],
+  later: ReadonlyMap<string, readonly string[]>,
+): Promise<void> {
+  const second = new Map(
+    missing.map((node) => {
+      const values = nodeValues(set, node);
+      return [node, Object.fromEntries((later.get(node) ?? []).map((name) => [name, values[name] ?? ""]))];
+    }),
+  );
+  for (const write of mergedWrites(second)) {
+    await client.nodes.update(compactNoderange(write.nodes), write.changes);
   }
 }
+
+/**
+ * Runs the writes of a create or update; when one fails after others went through, records what
+ * the server now holds (read back in one request) so the next up continues from there.
+ */
+async function recordingWhatHappened(
+  client: XcatClient,
+  id: string,
+  inputs: NodeSetInputs,
+  operation: string,
+  writes: () => Promise<void>,
+): Promise<NodeSetOutputs> {
+  const names = Object.keys(inputs.rows);
+  try {
+    await writes();
+  } catch (error) {
+    const reported = await readNodes(client, names);
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new PartialFailureError(
+      `${KIND}: the ${operation} of ${compactNoderange(names)} stopped: ${reason}. The state records what ` +
+        "xCAT holds now; run up again to finish.",
+      id,
+      outputsOf(inputs, heldRows(inputs, await ownValues(client, inputs, reported)), reported),
+    );
+  }
+  const reported = await readNodes(client, names);
+  return outputsOf(inputs, inputs.rows, reported);
+}
+
+export const nodeSetSpec: ResourceSpec<NodeSetInputs, NodeSetOutputs> = {
+  kind: KIND,
+  check,
+
+  // Nothing replaces the set: rows come and go node by node.
+  replaceKeys: () => [],
+
+  hasChanges(olds, news) {
+    if (hasUnknown(news)) return true;
+    return nodeSetChanges(olds, news);
+  },
+
+  async create(client, inputs, context) {
+    const names = Object.keys(inputs.rows).sort();
+    const id = compactNoderange(names);
+    const creation = await planCreation(client, inputs, names, context);
+    const outputs = await recordingWhatHappened(client, id, inputs, "create", () =>
+      applyCreation(client, inputs, creation),
+    );
+    return { id, outputs };
+  },
+
+  async announceSideEffects(client, olds, inputs) {
+    if (hasUnknown(inputs) || inputs.adopt || (olds !== undefined && hasUnknown(olds))) return;
+    const shown = inputs as unknown as AttributeObjectInputs;
+    for (const node of Object.keys(inputs.rows).sort()) {
+      const before = olds?.rows[node] === undefined ? undefined : nodeValues(olds, node);
+      await announceNameServices(client, node, before, nodeValues(inputs, node), shown);
+    }
+  },
+
+  async adoptChanges(client, inputs) {
+    if (!inputs.adopt || hasUnknown(inputs)) return undefined;
+    const existing = await ownValues(client, inputs, await readNodes(client, Object.keys(inputs.rows)));
+    if (existing.size === 0) return undefined;
+    const changes: Record<string, string> = {};
+    for (const [node, reported] of [...existing].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const own = adoptionChanges(nodeValues(inputs, node), reported, []);
+      const listed = Object.entries(own).map(([attribute, change]) => `${attribute}: ${change}`);
+      // One line per node taken over, in plain `pulumi preview`, as Node says it.
+      sayLine(
+        `${KIND}: takes over the existing node '${node}', ${listed.length > 0 ? `changing ${listed.join(", ")}` : "as it is"}`,
+      );
+      for (const [attribute, change] of Object.entries(own)) changes[`${node}.${attribute}`] = change;
+    }
+    return changes;
+  },
+
+  async read(client, id, olds) {
+    if (olds.rows === undefined || olds.groups === undefined)
+      throw new ResourceConflictError(
+        `${KIND} '${id}': a NodeSet cannot be read from its id alone (Resource.get or pulumi import); ` +
+          "declare it in the program with its rows and adopt: true to take existing nodes over.",
+      );
+    const recorded = { ...olds, attributes: olds.attributes ?? {} } as NodeSetOutputs;
+    const reported = await readNodes(client, Object.keys(recorded.rows));
+    // Every node gone: the set is gone, and the next up creates it again.
+    if (reported.size === 0) return undefined;
+    const { noderange: _noderange, nodeAttributes: _nodeAttributes, ...inputs } = recorded;
+    const own = await ownValues(client, recorded, reported);
+    const held = { ...inputs, rows: heldRows(recorded, own) } as NodeSetInputs;
+    return { id, inputs: held, outputs: outputsOf(held, held.rows, reported) };
+  },
+
+  async update(client, id, olds, news, context) {
+    const plan = planNodeSetUpdate(olds, news);
+    // New rows are checked before anything is written: a conflict leaves the set as it was.
+    const creation = await planCreation(client, news, plan.added, context);
+    return recordingWhatHappened(client, id, news, "update", async () => {
+      if (plan.removed.length > 0) {
+        await nameServicesBefore(client, olds, plan.removed);
+        await client.nodes.delete(compactNoderange(plan.removed), { ignoreMissing: true });
+      }
+      for (const write of plan.writes) {
+        await client.nodes.update(compactNoderange(write.nodes), write.changes);
+      }
+      await nameServicesAfter(
+        client,
+        news,
+        plan.writes.flatMap((write) => write.nodes.map((node) => ({ node, before: nodeValues(olds, node) }))),
+      );
+      await applyCreation(client, news, creation);
+    });
+  },
+
+  async delete(client, _id, olds) {
+    const names = Object.keys(olds.rows ?? {});
+    if (names.length === 0) return;
+    await nameServicesBefore(client, olds, names);
+    // One DELETE of the noderange; xCAT deletes the nodes it has even when some are gone (§9.6).
+    await client.nodes.delete(compactNoderange(names), { ignoreMissing: true });
+  },
+};

@@ -9,7 +9,7 @@ import type { XcatClient } from "../../client";
 import { compactNoderange } from "../node-batches";
 import { type CommonInputs, type ReadOutcome, ResourceConflictError, type ResourceSpec } from "../spec";
 import { connectionProblems, describe, failuresOn, type InputFailure, isUnknown } from "../validation";
-import { expandNodes, nodesInputProblems, rangeOf } from "./node-set";
+import { expandNodes, nodesInputProblems, rangeOf } from "./node-range-input";
 
 const KIND = "xcat:PowerState";
 
