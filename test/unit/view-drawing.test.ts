@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { ClusterFacts } from "../../src/cli/review/cluster-facts";
 import { renderSvg } from "../../src/cli/view/render-svg";
 import { stackNodes } from "../../src/cli/view/stack-nodes";
-import { buildViewModel } from "../../src/cli/view/view-model";
+import { buildViewModel, changedSinceRecorded } from "../../src/cli/view/view-model";
 
 const rows = {
   nodelist: [
@@ -27,7 +27,11 @@ const rows = {
   hosts: [],
   nodehm: [{ node: "compute", mgt: "ipmi" }],
   noderes: [],
-  mac: [],
+  mac: [
+    { node: "r01n01", mac: "02:00:00:00:00:99" },
+    { node: "r01n02", mac: "02:00:00:00:00:01" },
+    { node: "r01n03", mac: "02:00:00:00:00:01" },
+  ],
   vpd: [],
 };
 
@@ -41,11 +45,8 @@ const state = {
         type: "pulumi-nodejs:dynamic/xcat:Node",
         id: node,
         inputs: { name: node, groups: ["compute", "all"], attributes: { mac: "02:00:00:00:00:01" } },
-        outputs: {
-          name: node,
-          groups: ["compute", "all"],
-          attributes: { mac: node === "r01n01" ? "02:00:00:00:00:99" : "02:00:00:00:00:01" },
-        },
+        // What the last up recorded; r01n01's mac has been changed by hand since (the rows hold another).
+        outputs: { name: node, groups: ["compute", "all"], attributes: { mac: "02:00:00:00:00:01" } },
       })),
       {
         urn: urn("pulumi-nodejs:dynamic/xcat:Deployment", "compute"),
@@ -89,6 +90,17 @@ function model() {
 }
 
 describe("view drawing", () => {
+  it("reads drift as recorded values the management node no longer holds, never secrets or regex patterns", () => {
+    const facts = new ClusterFacts(rows);
+    expect(
+      changedSinceRecorded(facts, "r01n01", { mac: "02:00:00:00:00:01", groups: "compute,all" }),
+    ).toEqual(["mac"]);
+    expect(
+      changedSinceRecorded(facts, "r01n02", { mac: "02:00:00:00:00:01", groups: "compute,all" }),
+    ).toEqual([]);
+    expect(changedSinceRecorded(facts, "r01n02", { bmcpassword: "x", ip: "|\\D+|x|" })).toEqual([]);
+  });
+
   it("finds the holding resources, the Deployment's image through its group, and drift from outputs vs inputs", () => {
     const m = model();
     expect(m.nodes.get("r01n01")).toMatchObject({ state: "booted", underCode: true, drift: ["mac"] });
@@ -136,5 +148,32 @@ describe("view drawing", () => {
     }
     expect(svg).not.toContain("hunter2");
     expect(svg).not.toMatch(/https?:\/\/(?!www\.w3\.org\/2000\/svg|127\.0\.0\.1)/);
+  });
+});
+
+describe("view stack nodes during an up", () => {
+  it("takes a Deployment under way from the checkpoint's pending operations, listing it once", () => {
+    const facts = new ClusterFacts(rows);
+    const deployment = (osimage: string) => ({
+      urn: urn("pulumi-nodejs:dynamic/xcat:Deployment", "compute"),
+      type: "pulumi-nodejs:dynamic/xcat:Deployment",
+      id: "compute",
+      inputs: { nodes: "r01n[01-03]", osimage },
+    });
+    const rolling = {
+      deployment: {
+        resources: [deployment("rocky8-compute")],
+        pending_operations: [
+          { type: "updating", resource: deployment("rocky9-compute") },
+          { type: "deleting", resource: deployment("ignored") },
+        ],
+      },
+    };
+    const found = stackNodes(rolling, {
+      isNode: (name) => facts.isNode(name),
+      groupMembers: () => undefined,
+    });
+    expect(found.wantedImages.get("r01n02")).toEqual({ osimage: "rocky9-compute", deployment: "compute" });
+    expect(found.resources.get("r01n02")).toEqual([{ kind: "xcat:Deployment", name: "compute" }]);
   });
 });

@@ -79,10 +79,10 @@ describe("view node state", () => {
     expect(view.facts).toContain("drift: not tracked (not under code)");
   });
 
-  it("names the attributes the last refresh found drifted", () => {
+  it("names the attributes changed since the stack recorded them", () => {
     const view = nodeView(input({ status: "booted" }, { drift: ["ip", "mac"] }));
     expect(view.drift).toEqual(["ip", "mac"]);
-    expect(view.facts).toContain("drift at the last refresh: ip, mac");
+    expect(view.facts).toContain("drift: changed since the stack last recorded it: ip, mac");
   });
 
   it("every state has a legend sentence and a text colour that differs from its fill", () => {

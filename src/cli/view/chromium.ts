@@ -1,16 +1,21 @@
 /**
  * Headless Chromium, for `view --snapshot x.png` and the view's browser test: found as
- * PULUMI_XCAT_CHROMIUM (the toolchain sets it to the Debian chromium-headless-shell it unpacks
- * into the cache, scripts/fetch-chromium.sh), else `chromium-headless-shell` or `chromium` on
- * PATH. Driven by its own command line (`--headless --screenshot`, `--dump-dom`): no npm library
+ * PULUMI_XCAT_CHROMIUM, else the Debian chromium-headless-shell scripts/fetch-chromium.sh unpacks
+ * into the toolchain's cache, else `chromium-headless-shell` or `chromium` on PATH. Driven by its own command line (`--headless --screenshot`, `--dump-dom`): no npm library
  * and no browser download of its own (docs/view.md says why).
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 
 const CANDIDATES = ["chromium-headless-shell", "chromium"];
+
+/** Where scripts/fetch-chromium.sh puts Debian's chromium-headless-shell (the toolchain's cache). */
+export function cachedChromiumDir(env: NodeJS.ProcessEnv = process.env): string {
+  const cache = env.PULUMI_XCAT_CACHE ?? join(env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pulumi-xcat");
+  return join(cache, "chromium-headless-shell");
+}
 
 function runs(binary: string): Promise<boolean> {
   return new Promise((resolve) => {
@@ -25,7 +30,9 @@ export async function findChromium(env: NodeJS.ProcessEnv = process.env): Promis
     if (await runs(given)) return given;
     throw new Error(`PULUMI_XCAT_CHROMIUM is ${given}, which does not run (\`${given} --version\` failed)`);
   }
-  for (const candidate of CANDIDATES) if (await runs(candidate)) return candidate;
+  for (const candidate of [join(cachedChromiumDir(env), "chromium"), ...CANDIDATES]) {
+    if (await runs(candidate)) return candidate;
+  }
   throw new Error(
     "no Chromium found for a PNG: set PULUMI_XCAT_CHROMIUM to a Chromium binary, or put chromium on PATH " +
       "(the project's toolchain fetches Debian's: `eval \"$(npm run --silent shell-env)\"`); an .svg needs none",

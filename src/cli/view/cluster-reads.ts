@@ -59,8 +59,12 @@ export function nodeNames(rows: TableRows): string[] {
   return [...new Set(names)].sort(compareStrings);
 }
 
-export async function readCluster(client: XcatClient): Promise<ClusterRead> {
-  const rows = await client.tables.getAllRows(tablesFor(VIEW_ATTRIBUTES));
+/** Reads the cluster; `alsoAttributes` (those the stack's Nodes recorded) add their tables to the same request. */
+export async function readCluster(
+  client: XcatClient,
+  alsoAttributes: Iterable<string> = [],
+): Promise<ClusterRead> {
+  const rows = await client.tables.getAllRows(tablesFor([...VIEW_ATTRIBUTES, ...alsoAttributes]));
   const nodes = nodeNames(rows);
   const power = new Map<string, string>();
   let powerProblem: string | undefined;

@@ -15,7 +15,8 @@
  * - unknown: anything else (defined, no status), with the status shown.
  * Two marks go on top of the state, each with its own outline and word so they read without
  * colour: "not under code" (no Node or NodeSet resource of the stack holds it) and "drift" (the
- * last refresh recorded values that differ from the program's).
+ * management node now holds other values than the stack recorded for the node's attributes at its
+ * last `up` or `refresh`: changed by hand since; stack-nodes.ts says why not the program's values).
  */
 
 /** The states, in the order of the legend. */
@@ -73,7 +74,7 @@ export interface NodeStateInput {
   readonly resources: readonly NodeResource[];
   /** The image the stack's Deployment of this node wants, and that Deployment's name. */
   readonly wantedImage?: { readonly osimage: string; readonly deployment: string };
-  /** Attributes the last refresh found changed by hand (state outputs differ from the program's inputs). */
+  /** Attributes whose value on the management node differs from what the stack last recorded. */
   readonly drift: readonly string[];
 }
 
@@ -138,9 +139,9 @@ export function nodeView(input: NodeStateInput): NodeView {
       ? [`acted on by: ${actors.map((resource) => `${resource.kind} ${resource.name}`).join(", ")}`]
       : []),
     input.drift.length > 0
-      ? `drift at the last refresh: ${input.drift.join(", ")}`
+      ? `drift: changed since the stack last recorded it: ${input.drift.join(", ")}`
       : underCode
-        ? "drift at the last refresh: none recorded"
+        ? "drift: none since the stack last recorded it"
         : "drift: not tracked (not under code)",
   ];
   return { name: input.name, state, label, underCode, owner, drift: input.drift, facts };

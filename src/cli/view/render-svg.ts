@@ -87,7 +87,7 @@ function legend(model: ViewModel, y: number): { svg: string; height: number } {
   parts.push(
     `<rect x="${MARGIN}" y="${line}" width="14" height="14" fill="#ffffff" stroke="${DRIFT_STROKE}" stroke-width="3"/>` +
       `<text x="${MARGIN + 22}" y="${line + 12}">${escapeXml(
-        `thick orange outline, "drift": the last refresh found values changed by hand (${model.withDrift})`,
+        `thick orange outline, "drift": changed on the management node since the stack last recorded it (${model.withDrift})`,
       )}</text>`,
   );
   line += LINE + 2;

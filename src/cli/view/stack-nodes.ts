@@ -1,13 +1,15 @@
 /**
  * What the stack's state says of each node, for the view: which resources hold it (Node,
  * NodeSet) or act on it (Deployment, PowerState), the image a Deployment wants on it, and the
- * attributes the last refresh found changed by hand.
+ * values a Node resource recorded for its attributes when the stack last wrote it (an `up` or a
+ * `refresh`), which view-model.ts compares with what the management node holds now.
  *
  * Read from `pulumi stack export` without `--show-secrets` (the view needs no secret of the
- * state; a secret value stays a ciphertext and is never compared in plain text). Drift: a
- * refresh writes what the management node holds into a resource's outputs and leaves its inputs
- * (the program's) alone, so an attribute whose output differs from its input was changed outside
- * the program when the stack was last refreshed (or updated). Only resources on the stack's own
+ * state; secret attributes sit apart in `secretAttributes` and are not compared). Why recorded
+ * values and not "inputs vs outputs": a refresh writes what the management node holds into a Node's
+ * inputs as well as its outputs (the provider's read returns both, attribute-object.ts
+ * inputsFromReport), so after a refresh the state no longer holds the program's values; only a
+ * preview (what `pulumi-xcat drift` runs) knows them. Only resources on the stack's own
  * management node count (stack-resources.ts): the view draws that one; the others are counted so
  * the page can say they are not drawn. Pure.
  */
@@ -24,16 +26,27 @@ export interface StackNodes {
   readonly resources: ReadonlyMap<string, readonly NodeResource[]>;
   /** Per node name: the image its Deployment wants. */
   readonly wantedImages: ReadonlyMap<string, { readonly osimage: string; readonly deployment: string }>;
-  /** Per node name: attributes whose refreshed value differs from the program's. */
-  readonly drift: ReadonlyMap<string, readonly string[]>;
+  /** Per node name: the attribute values its Node resource recorded (outputs `attributes`, and `groups`). */
+  readonly recorded: ReadonlyMap<string, Readonly<Record<string, string>>>;
   /** Resources of pulumi-xcat on another management node (a provider or `connection` of their own): not drawn. */
   readonly elsewhere: number;
 }
 
-/** The resources of a `pulumi stack export` JSON (an empty list for an empty or new stack). */
+/**
+ * The resources of a `pulumi stack export` JSON (an empty list for an empty or new stack), then
+ * the resources of the create and update operations under way (see the file's comment).
+ */
 export function stateResources(exported: unknown): StateResource[] {
-  const resources = (exported as { deployment?: { resources?: unknown } } | null)?.deployment?.resources;
-  return Array.isArray(resources) ? (resources as StateResource[]) : [];
+  const deployment = (
+    exported as { deployment?: { resources?: unknown; pending_operations?: unknown } } | null
+  )?.deployment;
+  const resources = Array.isArray(deployment?.resources) ? (deployment.resources as StateResource[]) : [];
+  const pending = Array.isArray(deployment?.pending_operations)
+    ? (deployment.pending_operations as Array<{ resource?: StateResource; type?: string }>)
+        .filter((operation) => operation.type === "creating" || operation.type === "updating")
+        .flatMap((operation) => (operation.resource ? [operation.resource] : []))
+    : [];
+  return [...resources, ...pending];
 }
 
 const ACTING_ON_NODES = new Set(["xcat:Deployment", "xcat:PowerState", "xcat:NodeSet"]);
@@ -45,33 +58,32 @@ function nodesInput(inputs: Record<string, unknown> | undefined): string | undef
   return undefined;
 }
 
-/** Attribute names whose output differs from the input (values compared as JSON, so ciphertexts too). */
-function driftedAttributes(resource: StateResource): string[] {
-  const inputs = resource.inputs ?? {};
+/** The plain attributes a Node resource recorded, `groups` as xCAT writes it; secret ones are never among them. */
+function recordedAttributes(resource: StateResource): Record<string, string> {
   const outputs = resource.outputs ?? {};
-  const drifted: string[] = [];
-  const given = inputs.attributes;
-  const found = outputs.attributes;
-  if (typeof given === "object" && given !== null && typeof found === "object" && found !== null) {
-    for (const [key, value] of Object.entries(given as Record<string, unknown>)) {
-      const now = (found as Record<string, unknown>)[key];
-      if (JSON.stringify(now) !== JSON.stringify(value)) drifted.push(key);
+  const recorded: Record<string, string> = {};
+  const attributes = outputs.attributes;
+  if (typeof attributes === "object" && attributes !== null) {
+    for (const [key, value] of Object.entries(attributes as Record<string, unknown>)) {
+      if (typeof value === "string") recorded[key] = value;
     }
   }
-  if (inputs.groups !== undefined && outputs.groups !== undefined) {
-    if (JSON.stringify(inputs.groups) !== JSON.stringify(outputs.groups)) drifted.push("groups");
-  }
-  return drifted.sort();
+  const groups = outputs.groups;
+  if (Array.isArray(groups) && groups.every((group) => typeof group === "string"))
+    recorded.groups = groups.join(",");
+  return recorded;
 }
 
 /** The stack's view of its nodes; `context` expands noderanges and groups against the management node. */
 export function stackNodes(exported: unknown, context: NoderangeContext): StackNodes {
   const resources = new Map<string, NodeResource[]>();
   const wantedImages = new Map<string, { osimage: string; deployment: string }>();
-  const drift = new Map<string, string[]>();
-  let elsewhere = 0;
+  const recorded = new Map<string, Record<string, string>>();
+  // By URN: a resource under way shows twice (its state and its pending operation).
+  const elsewhere = new Set<string>();
   const add = (node: string, resource: NodeResource) => {
     const list = resources.get(node) ?? [];
+    if (list.some((known) => known.kind === resource.kind && known.name === resource.name)) return;
     list.push(resource);
     resources.set(node, list);
   };
@@ -79,7 +91,7 @@ export function stackNodes(exported: unknown, context: NoderangeContext): StackN
     const kind = kindOf(resource);
     if (!/^xcat:[A-Za-z]+$/.test(kind)) continue;
     if (managementNodeRoute(resource).via !== "stack") {
-      elsewhere++;
+      elsewhere.add(resource.urn ?? resource.id ?? "?");
       continue;
     }
     const name = resource.urn ? nameOfUrn(resource.urn) : (resource.id ?? "?");
@@ -87,8 +99,9 @@ export function stackNodes(exported: unknown, context: NoderangeContext): StackN
       const node = resource.id ?? (resource.outputs?.name as string | undefined);
       if (typeof node !== "string" || node === "") continue;
       add(node, { kind, name });
-      const drifted = driftedAttributes(resource);
-      if (drifted.length > 0) drift.set(node, drifted);
+      // A Node being created or updated has no outputs yet in its pending operation: its state's stay.
+      const values = recordedAttributes(resource);
+      if (Object.keys(values).length > 0) recorded.set(node, values);
       continue;
     }
     if (!ACTING_ON_NODES.has(kind)) continue;
@@ -101,5 +114,5 @@ export function stackNodes(exported: unknown, context: NoderangeContext): StackN
       for (const node of nodes) wantedImages.set(node, { osimage, deployment: name });
     }
   }
-  return { resources, wantedImages, drift, elsewhere };
+  return { resources, wantedImages, recorded, elsewhere: elsewhere.size };
 }

@@ -46,6 +46,23 @@ export interface ViewInputs {
   readonly stackNodes: StackNodes;
 }
 
+/**
+ * The recorded attributes whose value on the management node differs now: changed outside the
+ * program since the stack last wrote them (regex values, stored as the pattern, are left out).
+ */
+export function changedSinceRecorded(
+  facts: ClusterFacts,
+  node: string,
+  recorded: Readonly<Record<string, string>> | undefined,
+): string[] {
+  const changed: string[] = [];
+  for (const [attribute, value] of Object.entries(recorded ?? {})) {
+    if (value.startsWith("|") || isSecretAttribute(attribute)) continue;
+    if (facts.value(node, attribute).value !== value) changed.push(attribute);
+  }
+  return changed.sort(compareStrings);
+}
+
 function shown(facts: ClusterFacts, node: string, attribute: string): ShownValue {
   const found = facts.value(node, attribute);
   return found.from === undefined ? { value: found.value } : { value: found.value, from: found.from };
@@ -72,7 +89,7 @@ export function buildViewModel(inputs: ViewInputs): ViewModel {
         : {}),
       resources: stackNodes.resources.get(node) ?? [],
       ...(wanted ? { wantedImage: wanted } : {}),
-      drift: stackNodes.drift.get(node) ?? [],
+      drift: changedSinceRecorded(facts, node, stackNodes.recorded.get(node)),
     });
     counts[view.state]++;
     if (!view.underCode) notUnderCode++;

@@ -71,7 +71,9 @@ export class ViewSource {
       return;
     }
     try {
-      const cluster = await readCluster(client);
+      const recorded = stackNodes(state, { isNode: () => false, groupMembers: () => undefined }).recorded;
+      const attributes = new Set([...recorded.values()].flatMap((values) => Object.keys(values)));
+      const cluster = await readCluster(client, attributes);
       const context: NoderangeContext = {
         isNode: (name) => cluster.facts.isNode(name),
         groupMembers: (group) => {
