@@ -115,6 +115,23 @@ describe("view drawing", () => {
     expect(m.notUnderCode).toBe(2);
     expect(m.notes.join(" ")).toMatch(/1 resources of the stack are on other management nodes/);
     expect(m.notes.join(" ")).toMatch(/^Power is not known|this view draws/);
+    expect(m.notes).not.toContainEqual(expect.stringMatching(/^Held by the stack/));
+  });
+
+  it("names the nodes the stack holds that the management node lacks", () => {
+    const facts = new ClusterFacts(rows);
+    const nodes = stackNodes(state, { isNode: (name) => facts.isNode(name), groupMembers: () => undefined });
+    const m = buildViewModel({
+      stack: "dev",
+      managementNode: "the stack's management node",
+      nodes: ["r01n01", "r01n03", "stray", "odd"],
+      facts,
+      power: new Map(),
+      stackNodes: nodes,
+    });
+    expect(m.notes).toContain(
+      "Held by the stack but not on the management node (deleted by hand, or not created yet): r01n02.",
+    );
   });
 
   it("shows inherited values with their group and secrets as [secret]", () => {

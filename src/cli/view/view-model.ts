@@ -121,6 +121,17 @@ export function buildViewModel(inputs: ViewInputs): ViewModel {
     );
   }
   if (inputs.nodes.length === 0) notes.push(`${inputs.managementNode} holds no nodes.`);
+  // A node a resource holds that the management node lacks cannot be drawn: said, not dropped.
+  const present = new Set(inputs.nodes);
+  const missing = [...stackNodes.resources]
+    .filter(([node, resources]) => !present.has(node) && resources.some((r) => r.kind === "xcat:Node"))
+    .map(([node]) => node)
+    .sort(compareStrings);
+  if (missing.length > 0) {
+    notes.push(
+      `Held by the stack but not on the management node (deleted by hand, or not created yet): ${missing.join(", ")}.`,
+    );
+  }
   return {
     managementNode: inputs.managementNode,
     stack: inputs.stack,
