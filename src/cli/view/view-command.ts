@@ -27,8 +27,9 @@ const HELP = `Usage: pulumi-xcat view [--stack name] [--port n] [--interval seco
 Run in a Pulumi project's directory. Draws the stack's management node as racks (by xCAT's rack
 and unit, else the r01n05 pattern of the names, else one row per group) with each node's state
 (failed, deploying, waiting for the Deployment's image, off, booted), whether a resource of the
-stack holds it and whether the last refresh found drift. Serves a page on http://127.0.0.1 and
-reads the management node once per tick: two requests for the whole cluster.
+stack holds it, and whether it changed by hand since the stack last recorded it. Serves a page
+on http://127.0.0.1 and reads the management node once per tick: two requests for the whole
+cluster (docs/view.md).
 
   --stack       the stack (default: the selected one, as for pulumi)
   --port        the port to serve on (default: a free one, printed)
@@ -37,7 +38,7 @@ reads the management node once per tick: two requests for the whole cluster.
                 serve on ADDRESS instead of 127.0.0.1: anyone who reaches it sees the cluster's
                 nodes, their addresses and states (never a secret), without a login
   --snapshot    FILE: read once and write the drawing to FILE (.svg; .png needs Chromium:
-                PULUMI_XCAT_CHROMIUM or chromium on PATH), then exit
+                PULUMI_XCAT_CHROMIUM, the toolchain cache's or chromium on PATH), then exit
 
 Uses what \`pulumi\` uses: the backend, the passphrase, the stack config (xcat:url, …) and XCAT_*.
 Exit codes: 0 stopped (Ctrl-C) or snapshot written, 2 bad arguments or a failure.
