@@ -18,7 +18,9 @@ const rows = {
     { node: "odd", groups: "all", status: "" },
   ],
   nodetype: [
+    // The group's image reaches every member; nodeset writes the node's own row (destiny.pm:294-319).
     { node: "compute", provmethod: "rocky9-compute" },
+    { node: "r01n01", provmethod: "rocky9-compute" },
     { node: "r01n02", provmethod: "rocky8-compute" },
     { node: "stray", provmethod: "rocky8-compute" },
   ],
@@ -136,7 +138,12 @@ describe("view drawing", () => {
 
   it("shows inherited values with their group and secrets as [secret]", () => {
     const attributes = model().nodes.get("r01n01")?.attributes ?? [];
-    expect(attributes).toContainEqual({ name: "provmethod", value: "rocky9-compute", from: "compute" });
+    expect(attributes).toContainEqual({ name: "provmethod", value: "rocky9-compute" });
+    expect(model().nodes.get("r01n03")?.attributes).toContainEqual({
+      name: "provmethod",
+      value: "rocky9-compute",
+      from: "compute",
+    });
     expect(attributes).toContainEqual({ name: "bmc", value: "127.0.10.1", from: "compute" });
     expect(attributes).toContainEqual({ name: "bmcpassword", value: "[secret]", from: "compute" });
     expect(attributes).toContainEqual({ name: "status", value: "booted" });

@@ -51,6 +51,17 @@ describe("view node state", () => {
     expect(view.facts).toContain("image (provmethod): rocky8-compute");
   });
 
+  it("an image the node only inherits from a group is not one it was deployed with: waiting", () => {
+    const view = nodeView({
+      ...input({ status: "" }, { wantedImage: deployment }),
+      values: { status: { value: "" }, provmethod: { value: "rocky9-compute", from: "compute" } },
+    });
+    expect([view.state, view.label]).toEqual(["waiting", "waiting for rocky9-compute"]);
+    expect(view.facts).toContain(
+      "image (provmethod): rocky9-compute (from group compute: not yet set on the node by nodeset)",
+    );
+  });
+
   it("off when powered off and not in a boot or a roll", () => {
     const view = nodeView(input({ status: "booted" }, { power: "off" }));
     expect([view.state, view.label]).toEqual(["off", "off"]);

@@ -7,9 +7,12 @@
  * - failed: xCAT's node `status` is `failed` (the installer or the boot reported failure);
  * - deploying: `status` is one a boot passes through (powering-on, installing, netbooting,
  *   booting, postbooting, configuring: GlobalDef.pm's values, xcat-behavior.md §10);
- * - waiting: a Deployment of the stack wants image X and the node's `provmethod` is not X: queued
- *   in a running roll, or not reached (a cancel, a stop after failures) — the management node
- *   cannot tell the two apart, and the view does not pretend to;
+ * - waiting: a Deployment of the stack wants image X and the node's own `provmethod` is not X:
+ *   queued in a running roll, or not reached (a cancel, a stop after failures) — the management
+ *   node cannot tell the two apart, and the view does not pretend to. Own, not inherited: nodeset
+ *   writes the image into the node's own nodetype row (destiny.pm:294-319, as deployment-adopt.ts
+ *   reads it), while a group's provmethod (the lab's `compute` sets one) reaches every member
+ *   before any was deployed (seen on the lab mid-up: every node showed the image it had not run);
  * - off: the power read says off;
  * - booted: `status` booted or alive (on the image a Deployment wants, when one does);
  * - unknown: anything else (defined, no status), with the status shown.
@@ -97,8 +100,10 @@ const HOLDERS = new Set(["xcat:Node", "xcat:NodeSet"]);
 export function nodeView(input: NodeStateInput): NodeView {
   const status = input.values.status?.value.trim() ?? "";
   const provmethod = input.values.provmethod?.value.trim() ?? "";
+  const inheritedFrom = input.values.provmethod?.from;
+  const ownImage = inheritedFrom === undefined ? provmethod : "";
   const wanted = input.wantedImage;
-  const onWanted = wanted === undefined || provmethod === wanted.osimage;
+  const onWanted = wanted === undefined || ownImage === wanted.osimage;
   let state: NodeStateKey;
   let label: string;
   if (status === "failed") {
@@ -115,7 +120,7 @@ export function nodeView(input: NodeStateInput): NodeView {
     label = "off";
   } else if (UP.has(status)) {
     state = "booted";
-    label = provmethod === "" ? status : `${status} ${provmethod}`;
+    label = ownImage === "" ? status : `${status} ${ownImage}`;
   } else {
     state = "unknown";
     label = status === "" ? "no status" : status;
@@ -132,7 +137,11 @@ export function nodeView(input: NodeStateInput): NodeView {
     `status: ${status === "" ? "(none)" : status}${input.values.statustime?.value ? ` since ${input.values.statustime.value}` : ""}`,
     ...(input.values.appstatus?.value ? [`appstatus: ${input.values.appstatus.value}`] : []),
     `power: ${input.power ?? `unknown${input.powerProblem ? ` (${input.powerProblem})` : ""}`}`,
-    `image (provmethod): ${provmethod === "" ? "(none)" : provmethod}`,
+    `image (provmethod): ${provmethod === "" ? "(none)" : provmethod}${
+      inheritedFrom !== undefined && provmethod !== ""
+        ? ` (from group ${inheritedFrom}: not yet set on the node by nodeset)`
+        : ""
+    }`,
     ...(wanted ? [`wanted by Deployment ${wanted.deployment}: ${wanted.osimage}`] : []),
     `managed by: ${owner}`,
     ...(actors.length > 0
