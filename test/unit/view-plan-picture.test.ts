@@ -68,5 +68,6 @@ describe("pulumi-xcat review --picture", () => {
     const shots = process.env.PULUMI_XCAT_VIEW_SCREENSHOTS;
     if (shots) await (await import("node:fs/promises")).writeFile(join(shots, "review-picture.svg"), svg);
     expect(await run([fixture, "--offline", "--picture", "plan.png"])).toBe(2);
-  });
+    // Loads the review command and its summary code: seconds on a busy machine (no bound on speed).
+  }, 60_000);
 });
