@@ -32,6 +32,11 @@ export const commands: readonly CliCommand[] = [
     load: () => import("./drift/drift-command.js"),
   },
   {
+    name: "view",
+    summary: "draw the stack's management node as racks in the browser, live, or as a picture (--snapshot)",
+    load: () => import("./view/view-command.js"),
+  },
+  {
     name: "pins",
     summary: "pin the cluster values a reviewed plan changes, and check them again before the apply",
     load: () => import("./pins/pins-command.js"),

@@ -3,9 +3,11 @@
  * package's bin as a user runs it: a clean lab exits 0; after three hand edits on two racks, one
  * node deleted by hand, two nodes defined by hand and one node powered off by hand, every one of
  * them is named by noderange and it exits 3, in a few listing requests beyond the refresh's reads.
- * A drift run with no stack selected fails with a sentence saying what to do.
+ * A drift run with no stack selected fails with a sentence saying what to do. `pulumi-xcat view
+ * --snapshot` (issue #39) draws the same hand edits from the same stack, with no engine run of its own.
  */
-import { rm } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { XcatClient } from "../../src/client";
 import { EMULATOR_DEFAULT_PASSWORD, type RunningEmulator, startEmulator } from "../../src/emulator";
@@ -24,6 +26,13 @@ function diff(before: Record<string, number>, after: Record<string, number>): Re
       .filter(([, count]) => count > 0),
   );
 }
+
+const view = (...args: string[]) =>
+  workspace.exec(
+    "bash",
+    ["-c", 'PATH="$(npm prefix)/node_modules/.bin:$PATH" exec pulumi-xcat view "$@"', "view", ...args],
+    { allowFailure: true },
+  );
 
 const drift = (...args: string[]) =>
   workspace.exec(
@@ -130,6 +139,52 @@ describe("pulumi-xcat drift on the lab", () => {
     expect(json.coverage).toEqual([{ managementNode: "", nodes: { managed: 10, total: 12 } }]);
   });
 
+  // pulumi-xcat view (issue #39) on the same stack and hand edits, without an engine run of its own.
+  it("view --snapshot draws the lab's racks, the hand edits as drift and the hand-made nodes as not under code, in two requests", async () => {
+    const file = join(labCopy, "rack.svg");
+    const before = emulator.stats();
+    const result = await view("--snapshot", file);
+    const after = emulator.stats();
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toContain(`pulumi-xcat view: wrote ${file}.`);
+    const svg = await readFile(file, "utf8");
+    expect(svg).toContain("room lab, rack 1 (4)");
+    expect(svg).toMatch(/U02 r01n02 [^<]* · drift</);
+    expect(svg).toMatch(/U04 r01n04 [^<]* · drift</);
+    expect(svg).toContain("room annex, rack 2 (1)");
+    expect(svg).toMatch(/U03 r02n03 [^<]* · drift</);
+    expect(svg).toMatch(/hand01 [^<]* · not under code</);
+    expect(svg).toContain(
+      "Held by the stack but not on the management node (deleted by hand, or not created yet): r02n04.",
+    );
+    expect(svg).not.toContain("lab-bmc-secret");
+    // One table read and one power read (and a token): the whole cluster.
+    expect(after.total - before.total).toBeLessThanOrEqual(3);
+    expect(diff(before.byRoute, after.byRoute)).toMatchObject({
+      "GET /tables/{tablelist}/rows": 1,
+      "GET /nodes/{noderange}/power": 1,
+    });
+  });
+
+  it("view serves the page on 127.0.0.1 from the CLI, answers /api/view with the drawing, and stops on Ctrl-C", async () => {
+    // The view in the background, as a user runs it in a second shell; SIGINT is Ctrl-C.
+    const script = [
+      'log=$(mktemp); PATH="$(npm prefix)/node_modules/.bin:$PATH" pulumi-xcat view 2>"$log" & pid=$!',
+      "url=''; while [ -z \"$url\" ] && kill -0 $pid 2>/dev/null; do sleep 0.5; url=$(grep -o 'http://127.0.0.1:[0-9]*/' \"$log\" | head -n 1); done",
+      'node -e \'(async () => { for (;;) { const v = await (await fetch(process.argv[1] + "api/view")).json(); if (v.svg) { process.stdout.write(JSON.stringify(v)); return; } await new Promise((r) => setTimeout(r, 500)); } })()\' "$url"',
+      'kill -INT $pid; wait $pid; code=$?; echo; echo "exit=$code"; cat "$log" >&2',
+    ].join("\n");
+    const result = await workspace.exec("bash", ["-c", script], { allowFailure: true });
+    expect(result.stderr).toMatch(
+      /pulumi-xcat view: stack \S+: open http:\/\/127\.0\.0\.1:\d+\/ \(reads the stack's management node/,
+    );
+    const [json, exit] = result.stdout.trimEnd().split("\n");
+    expect(exit).toBe("exit=0");
+    const answer = JSON.parse(json ?? "{}") as { svg?: string; status?: string };
+    expect(answer.status).toMatch(/^Stack \S+, 12 nodes, read at /);
+    expect(answer.svg).toMatch(/U02 r01n02 [^<]* · drift</);
+  });
+
   it("with no stack selected, says to select one or pass --stack", async () => {
     await workspace.run(["stack", "unselect"]);
     try {
@@ -140,6 +195,11 @@ describe("pulumi-xcat drift on the lab", () => {
       );
       const named = await drift("--stack", workspace.stackName, "--format", "json");
       expect(named.exitCode, named.stderr).toBe(3);
+      const drawn = await view("--snapshot", join(labCopy, "no-stack.svg"));
+      expect(drawn.exitCode).toBe(2);
+      expect(drawn.stderr).toContain(
+        "pulumi-xcat view: no stack is selected in this project. Select one with `pulumi stack select <name>`",
+      );
     } finally {
       await workspace.run(["stack", "select", workspace.stackName]);
     }

@@ -110,8 +110,11 @@ function pulumi(args: readonly string[], env: NodeJS.ProcessEnv = process.env): 
 
 const say = (text: string) => process.stderr.write(`pulumi-xcat drift: ${text}\n`);
 
-/** The stack drift runs on: the one given, else the selected one; a sentence saying what to do when none. */
-async function resolveStack(given: string | undefined): Promise<string | { error: string }> {
+/** The stack drift (or `command`) runs on: the one given, else the selected one; a sentence saying what to do when none. */
+export async function resolveStack(
+  given: string | undefined,
+  command = "drift",
+): Promise<string | { error: string }> {
   if (given !== undefined) return given;
   const shown = await pulumi(["stack", "--show-name", "--non-interactive"]);
   if (shown.code === 0 && shown.stdout.trim() !== "") return shown.stdout.trim();
@@ -119,7 +122,7 @@ async function resolveStack(given: string | undefined): Promise<string | { error
   if (/no Pulumi\.yaml|no Pulumi project/i.test(why)) {
     return {
       error:
-        `${process.cwd()} is not in a Pulumi project (no Pulumi.yaml). Run drift in the project's ` +
+        `${process.cwd()} is not in a Pulumi project (no Pulumi.yaml). Run ${command} in the project's ` +
         "directory, where you run `pulumi up`.",
     };
   }

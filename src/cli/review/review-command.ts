@@ -9,7 +9,7 @@
  * Exit codes: 0 printed; 2 bad arguments, unreadable preview, or the management node could not
  * be read; 3 a change of a kind listed in `--fail-on` is planned (the summary is printed first).
  */
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import type { SiteServices } from "../../provider/name-services";
 import type { ClusterFacts } from "./cluster-facts";
 import {
@@ -25,6 +25,7 @@ import { renderJson, renderMarkdown, renderText } from "./render-summary";
 export const EXIT_DANGER = 3;
 
 const HELP = `Usage: pulumi-xcat review [preview.json] [--format text|markdown|json] [--fail-on kinds] [--offline]
+                          [--picture plan.svg]
 
 Summarizes \`pulumi preview --json\` (from the file, or standard input) by what changes, with
 node names collapsed into xCAT noderanges.
@@ -35,6 +36,8 @@ node names collapsed into xCAT noderanges.
               object replaced, reimage = nodes a Deployment deploys, power = nodes a
               PowerState switches or a Deployment powers off, group = nodes whose values a
               group change alters, adopt = existing objects taken over, policy, site)
+  --picture   FILE: also draw the nodes the plan re-images, creates, deletes or switches off on
+              their racks, as SVG (docs/view.md)
 
 Run it where \`pulumi preview\` ran: when the plan changes a group, a node's inherited values or
 a noderange, review reads the stack's management node once (stack config xcat:*, else XCAT_*),
@@ -80,6 +83,7 @@ export async function run(argv: readonly string[]): Promise<number> {
   let failOn: DangerKind[] = [];
   let file: string | undefined;
   let offline = false;
+  let picture: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? "";
     const [flag, inline] = arg.startsWith("--") ? arg.split("=", 2) : [arg, undefined];
@@ -89,6 +93,12 @@ export async function run(argv: readonly string[]): Promise<number> {
       return 0;
     } else if (flag === "--offline") {
       offline = true;
+    } else if (flag === "--picture") {
+      picture = value();
+      if (!picture.endsWith(".svg")) {
+        process.stderr.write(`pulumi-xcat review: --picture needs a file ending in .svg, not '${picture}'\n`);
+        return 2;
+      }
     } else if (flag === "--format") {
       format = value();
       if (!["text", "markdown", "json"].includes(format)) {
@@ -182,6 +192,11 @@ export async function run(argv: readonly string[]): Promise<number> {
   const summary = summarizePlan(preview, facts, site, providerFacts);
   const render = format === "markdown" ? renderMarkdown : format === "json" ? renderJson : renderText;
   process.stdout.write(render(summary));
+  if (picture !== undefined) {
+    const { renderPlanPicture } = await import("../view/plan-picture.js");
+    const { stackOf } = await import("./cluster-reads.js");
+    await writeFile(picture, renderPlanPicture(summary, `plan of stack ${stackOf(preview) ?? "?"}`));
+  }
   const matched = summary.dangers.filter((d) => failOn.includes(d.kind));
   if (matched.length > 0) {
     process.stderr.write(

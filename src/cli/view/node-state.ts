@@ -1,0 +1,157 @@
+/**
+ * What the view says of one node: one state (its colour, its word on the drawing and in the
+ * legend) and the facts behind it, from what the management node reports and what the stack's
+ * state holds. Pure.
+ *
+ * The state, first that applies:
+ * - failed: xCAT's node `status` is `failed` (the installer or the boot reported failure);
+ * - deploying: `status` is one a boot passes through (powering-on, installing, netbooting,
+ *   booting, postbooting, configuring: GlobalDef.pm's values, xcat-behavior.md §10);
+ * - waiting: a Deployment of the stack wants image X and the node's own `provmethod` is not X:
+ *   queued in a running roll, or not reached (a cancel, a stop after failures) — the management
+ *   node cannot tell the two apart, and the view does not pretend to. Own, not inherited: nodeset
+ *   writes the image into the node's own nodetype row (destiny.pm:294-319, as deployment-adopt.ts
+ *   reads it), while a group's provmethod (the lab's `compute` sets one) reaches every member
+ *   before any was deployed (seen on the lab mid-up: every node showed the image it had not run);
+ * - off: the power read says off;
+ * - booted: `status` booted or alive (on the image a Deployment wants, when one does);
+ * - unknown: anything else (defined, no status), with the status shown.
+ * Two marks go on top of the state, each with its own outline and word so they read without
+ * colour: "not under code" (no Node or NodeSet resource of the stack holds it) and "drift" (the
+ * management node now holds other values than the stack recorded for the node's attributes at its
+ * last `up` or `refresh`: changed by hand since; stack-nodes.ts says why not the program's values).
+ */
+
+/** The states, in the order of the legend. */
+export const NODE_STATES = ["failed", "deploying", "waiting", "off", "booted", "unknown"] as const;
+export type NodeStateKey = (typeof NODE_STATES)[number];
+
+/** Colour and words of each state; the words are on every node, so the colour is never alone. */
+export const STATE_STYLE: Readonly<Record<NodeStateKey, { fill: string; text: string; legend: string }>> = {
+  failed: { fill: "#c62828", text: "#ffffff", legend: "failed: xCAT status failed" },
+  deploying: { fill: "#f9a825", text: "#000000", legend: "deploying: installing, netbooting, booting" },
+  waiting: {
+    fill: "#90a4ae",
+    text: "#000000",
+    legend: "waiting: a Deployment wants another image (queued, or not reached)",
+  },
+  off: { fill: "#424242", text: "#ffffff", legend: "off: power off" },
+  booted: { fill: "#2e7d32", text: "#ffffff", legend: "booted: status booted or alive" },
+  unknown: { fill: "#e0e0e0", text: "#000000", legend: "unknown: no boot status yet" },
+};
+
+/** The statuses a node passes through while it boots or installs (GlobalDef.pm). */
+const IN_PROGRESS = new Set([
+  "powering-on",
+  "installing",
+  "netbooting",
+  "booting",
+  "postbooting",
+  "configuring",
+]);
+const UP = new Set(["booted", "alive"]);
+
+/** A node's attribute as xCAT gives it, with the group it is inherited from. */
+export interface ShownValue {
+  readonly value: string;
+  readonly from?: string;
+}
+
+/** A stack resource that holds or acts on the node. */
+export interface NodeResource {
+  /** `xcat:Node`, `xcat:NodeSet`, `xcat:Deployment`, `xcat:PowerState`. */
+  readonly kind: string;
+  /** The resource's name in the program. */
+  readonly name: string;
+}
+
+export interface NodeStateInput {
+  readonly name: string;
+  /** The node's values (see {@link ShownValue}); `status`, `appstatus`, `provmethod` are read. */
+  readonly values: Readonly<Record<string, ShownValue>>;
+  /** `on`, `off`, or undefined when the power read gave nothing for the node. */
+  readonly power?: string;
+  /** Why power is not known, when it is not. */
+  readonly powerProblem?: string;
+  /** The resources of the stack that hold (Node, NodeSet) or act on (Deployment, PowerState) it. */
+  readonly resources: readonly NodeResource[];
+  /** The image the stack's Deployment of this node wants, and that Deployment's name. */
+  readonly wantedImage?: { readonly osimage: string; readonly deployment: string };
+  /** Attributes whose value on the management node differs from what the stack last recorded. */
+  readonly drift: readonly string[];
+}
+
+export interface NodeView {
+  readonly name: string;
+  readonly state: NodeStateKey;
+  /** The state in a few words, drawn on the node (`booting`, `waiting for rocky9`). */
+  readonly label: string;
+  readonly underCode: boolean;
+  /** The resource that holds the node (`xcat:Node compute-r01n05`), or `not under code`. */
+  readonly owner: string;
+  readonly drift: readonly string[];
+  /** Facts for the detail panel, one per line. */
+  readonly facts: readonly string[];
+}
+
+const HOLDERS = new Set(["xcat:Node", "xcat:NodeSet"]);
+
+/** The state and words of one node (see the file's comment). */
+export function nodeView(input: NodeStateInput): NodeView {
+  const status = input.values.status?.value.trim() ?? "";
+  const provmethod = input.values.provmethod?.value.trim() ?? "";
+  const inheritedFrom = input.values.provmethod?.from;
+  const ownImage = inheritedFrom === undefined ? provmethod : "";
+  const wanted = input.wantedImage;
+  const onWanted = wanted === undefined || ownImage === wanted.osimage;
+  let state: NodeStateKey;
+  let label: string;
+  if (status === "failed") {
+    state = "failed";
+    label = "failed";
+  } else if (IN_PROGRESS.has(status)) {
+    state = "deploying";
+    label = status;
+  } else if (!onWanted && wanted !== undefined) {
+    state = "waiting";
+    label = `waiting for ${wanted.osimage}`;
+  } else if (input.power === "off") {
+    state = "off";
+    label = "off";
+  } else if (UP.has(status)) {
+    state = "booted";
+    label = ownImage === "" ? status : `${status} ${ownImage}`;
+  } else {
+    state = "unknown";
+    label = status === "" ? "no status" : status;
+  }
+
+  const holders = input.resources.filter((resource) => HOLDERS.has(resource.kind));
+  const underCode = holders.length > 0;
+  const owner = underCode
+    ? holders.map((resource) => `${resource.kind} ${resource.name}`).join(", ")
+    : "not under code";
+  const actors = input.resources.filter((resource) => !HOLDERS.has(resource.kind));
+  const facts = [
+    `state: ${STATE_STYLE[state].legend}`,
+    `status: ${status === "" ? "(none)" : status}${input.values.statustime?.value ? ` since ${input.values.statustime.value}` : ""}`,
+    ...(input.values.appstatus?.value ? [`appstatus: ${input.values.appstatus.value}`] : []),
+    `power: ${input.power ?? `unknown${input.powerProblem ? ` (${input.powerProblem})` : ""}`}`,
+    `image (provmethod): ${provmethod === "" ? "(none)" : provmethod}${
+      inheritedFrom !== undefined && provmethod !== ""
+        ? ` (from group ${inheritedFrom}: not yet set on the node by nodeset)`
+        : ""
+    }`,
+    ...(wanted ? [`wanted by Deployment ${wanted.deployment}: ${wanted.osimage}`] : []),
+    `managed by: ${owner}`,
+    ...(actors.length > 0
+      ? [`acted on by: ${actors.map((resource) => `${resource.kind} ${resource.name}`).join(", ")}`]
+      : []),
+    input.drift.length > 0
+      ? `drift: changed since the stack last recorded it: ${input.drift.join(", ")}`
+      : underCode
+        ? "drift: none since the stack last recorded it"
+        : "drift: not tracked (not under code)",
+  ];
+  return { name: input.name, state, label, underCode, owner, drift: input.drift, facts };
+}

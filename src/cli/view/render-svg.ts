@@ -1,0 +1,161 @@
+/**
+ * The drawing: a legend, then the racks (chassis, group rows) side by side, each node a box with
+ * its position, name, state word and marks, then the nodes that could not be placed with why. The
+ * page shows it live and `--snapshot` writes it; both are this one function. Every node carries
+ * its state in words as well as colour, and the two marks (not under code, drift) have their own
+ * outline and word, so the drawing reads in greyscale and to a screen reader (`<title>` per node).
+ * Plain SVG with the system's monospace font: nothing fetched. Pure.
+ */
+import { NODE_STATES, STATE_STYLE } from "./node-state";
+import type { Column } from "./placement";
+import type { NodeDetail, ViewModel } from "./view-model";
+
+const COLUMN_WIDTH = 380;
+const COLUMN_GAP = 16;
+const COLUMNS_PER_ROW = 5;
+const ROW_HEIGHT = 20;
+const LINE = 16;
+const MARGIN = 12;
+
+/** XML text and attribute escaping. */
+export function escapeXml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+const DRIFT_STROKE = "#ff6f00";
+
+/** The words after a node's state: its marks. */
+export function marksOf(node: NodeDetail): string[] {
+  return [...(node.underCode ? [] : ["not under code"]), ...(node.drift.length > 0 ? ["drift"] : [])];
+}
+
+function positionText(column: Column, position: number | undefined): string {
+  if (position === undefined) return column.rule === "group" ? "" : "  -";
+  const digits = String(position).padStart(2, "0");
+  return column.rule === "rack" ? `U${digits}` : column.rule === "chassis" ? `S${digits}` : digits;
+}
+
+function nodeBox(
+  node: NodeDetail,
+  column: Column,
+  position: number | undefined,
+  x: number,
+  y: number,
+): string {
+  const style = STATE_STYLE[node.state];
+  const marks = marksOf(node);
+  const stroke = node.drift.length > 0 ? DRIFT_STROKE : "#000000";
+  const strokeWidth = node.drift.length > 0 ? 3 : 1;
+  const dash = node.underCode ? "" : ' stroke-dasharray="5 3"';
+  const text = [positionText(column, position), node.name, node.label, ...marks.map((mark) => `· ${mark}`)]
+    .filter((part) => part !== "")
+    .join(" ");
+  const title = [`${node.name}: ${node.label}`, ...node.facts].join("\n");
+  return (
+    `<g class="node" data-node="${escapeXml(node.name)}" data-state="${node.state}" tabindex="0" role="button">` +
+    `<title>${escapeXml(title)}</title>` +
+    `<rect x="${x}" y="${y}" width="${COLUMN_WIDTH}" height="${ROW_HEIGHT - 2}" rx="3" fill="${style.fill}" ` +
+    `stroke="${stroke}" stroke-width="${strokeWidth}"${dash}/>` +
+    `<text x="${x + 6}" y="${y + 13}" fill="${style.text}">${escapeXml(text)}</text></g>`
+  );
+}
+
+function legend(model: ViewModel, y: number): { svg: string; height: number } {
+  const parts: string[] = [];
+  let line = y;
+  parts.push(
+    `<text x="${MARGIN}" y="${line + 12}" font-weight="bold">${escapeXml(
+      `stack ${model.stack}: ${model.managementNode}, ${model.nodes.size} nodes`,
+    )}</text>`,
+  );
+  line += LINE + 6;
+  for (const state of NODE_STATES) {
+    const style = STATE_STYLE[state];
+    parts.push(
+      `<g class="legend" data-state="${state}"><rect x="${MARGIN}" y="${line}" width="14" height="14" fill="${style.fill}" stroke="#000"/>` +
+        `<text x="${MARGIN + 22}" y="${line + 12}">${escapeXml(`${style.legend} (${model.counts[state]})`)}</text></g>`,
+    );
+    line += LINE + 2;
+  }
+  parts.push(
+    `<rect x="${MARGIN}" y="${line}" width="14" height="14" fill="#ffffff" stroke="#000" stroke-dasharray="5 3"/>` +
+      `<text x="${MARGIN + 22}" y="${line + 12}">${escapeXml(
+        `dashed outline, "not under code": no Node or NodeSet resource of the stack holds it (${model.notUnderCode})`,
+      )}</text>`,
+  );
+  line += LINE + 2;
+  parts.push(
+    `<rect x="${MARGIN}" y="${line}" width="14" height="14" fill="#ffffff" stroke="${DRIFT_STROKE}" stroke-width="3"/>` +
+      `<text x="${MARGIN + 22}" y="${line + 12}">${escapeXml(
+        `thick orange outline, "drift": changed on the management node since the stack last recorded it (${model.withDrift})`,
+      )}</text>`,
+  );
+  line += LINE + 2;
+  for (const note of model.notes) {
+    parts.push(`<text x="${MARGIN}" y="${line + 12}" fill="#b71c1c">${escapeXml(note)}</text>`);
+    line += LINE;
+  }
+  return { svg: parts.join(""), height: line - y + 8 };
+}
+
+/** The whole drawing as an SVG document. */
+export function renderSvg(model: ViewModel): string {
+  const parts: string[] = [];
+  const top = legend(model, MARGIN);
+  parts.push(top.svg);
+  let y = MARGIN + top.height + 8;
+  const columns = model.placement.columns;
+  for (let start = 0; start < columns.length; start += COLUMNS_PER_ROW) {
+    const row = columns.slice(start, start + COLUMNS_PER_ROW);
+    let rowHeight = 0;
+    row.forEach((column, index) => {
+      const x = MARGIN + index * (COLUMN_WIDTH + COLUMN_GAP);
+      let cy = y;
+      parts.push(
+        `<g class="column" data-column="${escapeXml(column.id)}">` +
+          `<text x="${x}" y="${cy + 12}" font-weight="bold">${escapeXml(`${column.title} (${column.nodes.length})`)}</text>`,
+      );
+      cy += LINE + 2;
+      for (const note of column.notes) {
+        parts.push(`<text x="${x}" y="${cy + 11}" font-size="10" fill="#37474f">${escapeXml(note)}</text>`);
+        cy += LINE - 2;
+      }
+      for (const placed of column.nodes) {
+        const node = model.nodes.get(placed.node);
+        if (node === undefined) continue;
+        parts.push(nodeBox(node, column, placed.position, x, cy));
+        cy += ROW_HEIGHT;
+      }
+      parts.push("</g>");
+      rowHeight = Math.max(rowHeight, cy - y);
+    });
+    y += rowHeight + LINE;
+  }
+  const unplaced = model.placement.unplaced;
+  if (unplaced.length > 0) {
+    parts.push(
+      `<text x="${MARGIN}" y="${y + 12}" font-weight="bold">${escapeXml(
+        `${unplaced.length} nodes not placed in a rack:`,
+      )}</text>`,
+    );
+    y += LINE + 2;
+    for (const entry of unplaced) {
+      const node = model.nodes.get(entry.node);
+      parts.push(
+        `<text class="unplaced" data-node="${escapeXml(entry.node)}" x="${MARGIN}" y="${y + 12}">${escapeXml(
+          `${entry.node} (${node ? [node.label, ...marksOf(node)].join(", ") : "?"}): ${entry.reason}`,
+        )}</text>`,
+      );
+      y += LINE;
+    }
+  }
+  const width =
+    MARGIN * 2 + Math.max(1, Math.min(columns.length, COLUMNS_PER_ROW)) * (COLUMN_WIDTH + COLUMN_GAP);
+  const height = y + MARGIN;
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${Math.max(width, 900)}" height="${height}" ` +
+    `viewBox="0 0 ${Math.max(width, 900)} ${height}" font-family="monospace" font-size="12" role="img" ` +
+    `aria-label="${escapeXml(`racks of stack ${model.stack}`)}">` +
+    `<rect width="100%" height="100%" fill="#ffffff"/>${parts.join("")}</svg>\n`
+  );
+}

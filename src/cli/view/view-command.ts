@@ -1,0 +1,197 @@
+/**
+ * `pulumi-xcat view [--stack name] [--port n] [--interval s] [--expose-cluster-on address]
+ * [--snapshot file.svg|file.png]`, run in a Pulumi project's directory: the stack's management
+ * node drawn as racks, served on 127.0.0.1 and redrawn every tick (docs/view.md), or written
+ * once as a picture.
+ *
+ * The same stack selection, config and credentials as `pulumi` and `drift`: the stack given or
+ * selected (drift's resolveStack), its config `xcat:*` then `XCAT_*` (review's
+ * settingsForStackConfig), its state from `pulumi stack export`.
+ */
+import { writeFile } from "node:fs/promises";
+import { XcatClient } from "../../client";
+import { clientOptionsFor } from "../../provider/config";
+import { resolveStack } from "../drift/drift-command";
+import { settingsForStackConfig } from "../review/cluster-reads";
+import { renderPng } from "./chromium";
+import { stackConfig, stackState } from "./stack-io";
+import { type RunningViewServer, serveView } from "./view-server";
+import { ViewSource } from "./view-source";
+
+/** The shortest tick the view allows: a read of the whole cluster costs the management node seconds at 1,000 nodes. */
+export const MIN_INTERVAL_SECONDS = 5;
+
+const HELP = `Usage: pulumi-xcat view [--stack name] [--port n] [--interval seconds]
+                        [--expose-cluster-on address] [--snapshot file.svg|file.png]
+
+Run in a Pulumi project's directory. Draws the stack's management node as racks (by xCAT's rack
+and unit, else the r01n05 pattern of the names, else one row per group) with each node's state
+(failed, deploying, waiting for the Deployment's image, off, booted), whether a resource of the
+stack holds it, and whether it changed by hand since the stack last recorded it. Serves a page
+on http://127.0.0.1 and reads the management node once per tick: two requests for the whole
+cluster (docs/view.md).
+
+  --stack       the stack (default: the selected one, as for pulumi)
+  --port        the port to serve on (default: a free one, printed)
+  --interval    seconds between reads of the management node (default and least ${MIN_INTERVAL_SECONDS})
+  --expose-cluster-on ADDRESS
+                serve on ADDRESS instead of 127.0.0.1: anyone who reaches it sees the cluster's
+                nodes, their addresses and states (never a secret), without a login
+  --snapshot    FILE: read once and write the drawing to FILE (.svg; .png needs Chromium:
+                PULUMI_XCAT_CHROMIUM, the toolchain cache's or chromium on PATH), then exit
+
+Uses what \`pulumi\` uses: the backend, the passphrase, the stack config (xcat:url, …) and XCAT_*.
+Exit codes: 0 stopped (Ctrl-C) or snapshot written, 2 bad arguments or a failure.
+`;
+
+interface ViewArgs {
+  readonly stack?: string;
+  readonly port: number;
+  readonly intervalSeconds: number;
+  readonly host: string;
+  readonly snapshot?: string;
+}
+
+export function parseViewArgs(argv: readonly string[]): ViewArgs | string {
+  let stack: string | undefined;
+  let port = 0;
+  let intervalSeconds = MIN_INTERVAL_SECONDS;
+  let host = "127.0.0.1";
+  let snapshot: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? "";
+    const [flag, inline] = arg.startsWith("--") ? arg.split("=", 2) : [arg, undefined];
+    const value = () => inline ?? argv[++i] ?? "";
+    if (flag === "--stack" || flag === "-s") {
+      stack = value();
+      if (stack === "") return "--stack needs a stack name";
+    } else if (flag === "--port") {
+      const given = value();
+      port = Number(given);
+      if (!/^\d+$/.test(given) || port > 65535)
+        return `--port must be a port number (0-65535), not '${given}'`;
+    } else if (flag === "--interval") {
+      const given = value();
+      intervalSeconds = Number(given);
+      if (given === "" || !Number.isFinite(intervalSeconds) || intervalSeconds < MIN_INTERVAL_SECONDS) {
+        return `--interval must be a number of seconds, at least ${MIN_INTERVAL_SECONDS}, not '${given}'`;
+      }
+    } else if (flag === "--expose-cluster-on") {
+      host = value();
+      if (host === "") return "--expose-cluster-on needs the address to serve on";
+    } else if (flag === "--snapshot") {
+      snapshot = value();
+      if (!/\.(svg|png)$/i.test(snapshot))
+        return `--snapshot needs a file ending in .svg or .png, not '${snapshot}'`;
+    } else {
+      return `unknown argument '${arg}'`;
+    }
+  }
+  return {
+    ...(stack !== undefined ? { stack } : {}),
+    port,
+    intervalSeconds,
+    host,
+    ...(snapshot ? { snapshot } : {}),
+  };
+}
+
+const say = (text: string) => process.stderr.write(`pulumi-xcat view: ${text}\n`);
+
+export async function run(argv: readonly string[]): Promise<number> {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const args = parseViewArgs(argv);
+  if (typeof args === "string") {
+    say(`${args}\n\n${HELP}`);
+    return 2;
+  }
+  const stack = await resolveStack(args.stack, "view");
+  if (typeof stack !== "string") {
+    say(stack.error);
+    return 2;
+  }
+  let client: XcatClient;
+  let managementNode: string;
+  try {
+    const settings = await settingsForStackConfig(await stackConfig(stack), stack);
+    if (settings.connection?.backend === "confluent") {
+      say(
+        `stack ${stack} is on Confluent (xcat:backend confluent); this release of the view draws xCAT ` +
+          "management nodes only (docs/view.md, what is left).",
+      );
+      return 2;
+    }
+    client = new XcatClient({
+      ...clientOptionsFor(settings.connection, settings),
+      batching: settings.batching,
+    });
+    managementNode = `the stack's management node (${settings.connection?.url ?? "?"})`;
+  } catch (error) {
+    say(`stack ${stack}: ${(error as Error).message}`);
+    return 2;
+  }
+
+  let lastProblem: string | undefined;
+  const source = new ViewSource({
+    stack,
+    managementNode,
+    client,
+    readState: () => stackState(stack),
+    intervalMs: args.intervalSeconds * 1000,
+    onTick: (snapshot) => {
+      // The terminal says when reading starts failing and when it works again, not every tick.
+      if (snapshot.problem !== undefined && snapshot.problem !== lastProblem) say(snapshot.problem);
+      if (snapshot.problem === undefined && lastProblem !== undefined)
+        say("the management node answers again.");
+      lastProblem = snapshot.problem;
+    },
+  });
+
+  if (args.snapshot !== undefined) {
+    try {
+      await source.tick();
+      const { svg, problem } = source.snapshot;
+      if (svg === undefined) {
+        return 2;
+      }
+      if (/\.png$/i.test(args.snapshot)) await renderPng(svg, args.snapshot);
+      else await writeFile(args.snapshot, svg);
+      say(`wrote ${args.snapshot}${problem ? " (with the problem above)" : ""}.`);
+      return 0;
+    } catch (error) {
+      say((error as Error).message);
+      return 2;
+    } finally {
+      await client.close();
+    }
+  }
+
+  let server: RunningViewServer;
+  try {
+    server = await serveView(source, args.host, args.port);
+  } catch (error) {
+    say(`could not serve on ${args.host}:${args.port}: ${(error as Error).message}`);
+    await client.close();
+    return 2;
+  }
+  if (args.host !== "127.0.0.1") {
+    say(
+      `serving on ${args.host}: anyone who reaches this address sees the cluster's nodes and states, without a login.`,
+    );
+  }
+  say(
+    `stack ${stack}: open ${server.url} (reads ${managementNode} every ${args.intervalSeconds} s; Ctrl-C stops).`,
+  );
+  source.start();
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  await source.stop();
+  await server.close();
+  await client.close();
+  return 0;
+}
