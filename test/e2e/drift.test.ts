@@ -52,10 +52,10 @@ beforeAll(async () => {
     sandboxDir: sandbox,
     env: { XCAT_URL: emulator.url, XCAT_USERNAME: "root", XCAT_PASSWORD: EMULATOR_DEFAULT_PASSWORD },
   });
-  await workspace.setConfig("bmcPassword", "lab-bmc-secret", { secret: true });
-  await workspace.setConfig("nodesPerRack", "4");
-  await workspace.setConfig("vms", "0");
-  await workspace.setConfig("pollSeconds", "1");
+  await workspace.setConfigs(
+    { nodesPerRack: "4", vms: "0", pollSeconds: "1" },
+    { bmcPassword: "lab-bmc-secret" },
+  );
   await workspace.up();
 });
 

@@ -31,9 +31,10 @@ async function workspaceFor(example: string): Promise<PulumiWorkspace> {
     programDir: resolve(import.meta.dirname, "../../examples", example),
     sandboxDir: inject("e2eSandbox"),
   });
-  await workspace.setConfig("xcat:url", emulator.url);
-  await workspace.setConfig("xcat:username", "root");
-  await workspace.setConfig("xcat:password", EMULATOR_DEFAULT_PASSWORD, { secret: true });
+  await workspace.setConfigs(
+    { "xcat:url": emulator.url, "xcat:username": "root" },
+    { "xcat:password": EMULATOR_DEFAULT_PASSWORD },
+  );
   return workspace;
 }
 

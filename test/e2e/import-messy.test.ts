@@ -54,9 +54,10 @@ describe("pulumi-xcat import of a messy cluster", () => {
     program = await readFile(join(out, "index.ts"), "utf8");
     readme = await readFile(join(out, "README.md"), "utf8");
     workspace = await PulumiWorkspace.create({ programDir: out, sandboxDir: inject("e2eSandbox") });
-    await workspace.setConfig("xcat:url", emulator.url);
-    await workspace.setConfig("xcat:username", "root");
-    await workspace.setConfig("xcat:password", XCAT_PASSWORD, { secret: true });
+    await workspace.setConfigs(
+      { "xcat:url": emulator.url, "xcat:username": "root" },
+      { "xcat:password": XCAT_PASSWORD },
+    );
   });
 
   afterAll(async () => {

@@ -73,15 +73,13 @@ describe(`pulumi-xcat import round trip (${SEED})`, () => {
     }
     program = await readFile(join(out, "index.ts"), "utf8");
     workspace = await PulumiWorkspace.create({ programDir: out, sandboxDir: inject("e2eSandbox") });
-    await target.configure(workspace);
     // The secrets the generated README asks for, with the values the seed holds.
     const secrets = cluster?.secrets ?? {
       "compute-bmcpassword": "rack-bmc-secret",
       "login01-bmcpassword": "login-bmc-secret",
       "login02-bmcpassword": "login-bmc-secret",
     };
-    for (const [key, value] of Object.entries(secrets))
-      await workspace.setConfig(key, value, { secret: true });
+    await target.configure(workspace, secrets);
   });
 
   afterAll(async () => {

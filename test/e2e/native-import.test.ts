@@ -62,9 +62,10 @@ beforeAll(async () => {
     env: withPackedPlugin(),
   });
   workspaces.push(workspace);
-  await workspace.setConfig("xcat:url", emulator.url);
-  await workspace.setConfig("xcat:username", "root");
-  await workspace.setConfig("xcat:password", EMULATOR_DEFAULT_PASSWORD, { secret: true });
+  await workspace.setConfigs(
+    { "xcat:url": emulator.url, "xcat:username": "root" },
+    { "xcat:password": EMULATOR_DEFAULT_PASSWORD },
+  );
 });
 
 afterAll(async () => {

@@ -41,8 +41,7 @@ describe("the policy pack on a YAML program (native provider types)", () => {
     expect(clean.exitCode, clean.stdout + clean.stderr).toBe(0);
     expect(clean.stdout).toMatch(/pulumi-xcat@v\d/);
 
-    await workspace.setConfig("n03ip", "10.0.0.2");
-    await workspace.setConfig("n02bmc", "10.1.0.1");
+    await workspace.setConfigs({ n03ip: "10.0.0.2", n02bmc: "10.1.0.1" });
     const refused = await workspace.run(["preview", "--policy-pack", pack], { allowFailure: true });
     const output = (refused.stdout + refused.stderr).replace(/\s+/g, " ");
     expect(refused.exitCode, output).not.toBe(0);

@@ -60,9 +60,10 @@ describe("a YAML Deployment of 10 nodes on the stack's management node", () => {
       sandboxDir: inject("e2eSandbox"),
       env: onPath(),
     });
-    await workspace.setConfig("xcat:url", emulator.url);
-    await workspace.setConfig("xcat:username", "root");
-    await workspace.setConfig("xcat:password", EMULATOR_DEFAULT_PASSWORD, { secret: true });
+    await workspace.setConfigs(
+      { "xcat:url": emulator.url, "xcat:username": "root" },
+      { "xcat:password": EMULATOR_DEFAULT_PASSWORD },
+    );
     await workspace.up();
   });
 

@@ -38,12 +38,16 @@ describe(`each created node's allAttributes holds its own regex values (${real ?
       programDir: resolve(import.meta.dirname, "../../examples/regex-group"),
       sandboxDir: inject("e2eSandbox"),
     });
-    await workspace.setConfig("rack", `regexrack${RACK}`);
-    await workspace.setConfig("prefix", `r${String(RACK).padStart(2, "0")}n`);
-    await workspace.setConfig("xcat:url", connection.url);
-    await workspace.setConfig("xcat:username", connection.username ?? "");
-    await workspace.setConfig("xcat:password", connection.password ?? "", { secret: true });
-    if (connection.caCert) await workspace.setConfig("xcat:caCert", connection.caCert);
+    await workspace.setConfigs(
+      {
+        rack: `regexrack${RACK}`,
+        prefix: `r${String(RACK).padStart(2, "0")}n`,
+        "xcat:url": connection.url,
+        "xcat:username": connection.username ?? "",
+        ...(connection.caCert ? { "xcat:caCert": connection.caCert } : {}),
+      },
+      { "xcat:password": connection.password ?? "" },
+    );
   });
 
   afterAll(async () => {

@@ -53,10 +53,10 @@ describe("pulumi-xcat review of a hand-made cluster's change", () => {
       programDir: resolve(import.meta.dirname, "programs/review-cluster"),
       sandboxDir: inject("e2eSandbox"),
     });
-    await workspace.setConfig("xcat:url", emulator.url);
-    await workspace.setConfig("xcat:username", "root");
-    await workspace.setConfig("xcat:password", PASSWORD, { secret: true });
-    await workspace.setConfig("stage", "base");
+    await workspace.setConfigs(
+      { "xcat:url": emulator.url, "xcat:username": "root", stage: "base" },
+      { "xcat:password": PASSWORD },
+    );
     await workspace.up();
   });
 

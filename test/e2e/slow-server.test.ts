@@ -23,13 +23,17 @@ beforeAll(async () => {
     programDir: resolve(import.meta.dirname, "../../examples/scale"),
     sandboxDir: inject("e2eSandbox"),
   });
-  await workspace.setConfig("xcat:url", emulator.url);
-  await workspace.setConfig("xcat:username", "root");
-  await workspace.setConfig("xcat:password", EMULATOR_DEFAULT_PASSWORD, { secret: true });
-  await workspace.setConfig("nodeCount", String(NODES));
-  // These counts are about merged node writes; the name services that follow node writes (their
-  // own merged makehosts/makedns/makedhcp requests) are counted in test/provider/name-services.test.ts.
-  await workspace.setConfig("xcat:nameServices", "none");
+  await workspace.setConfigs(
+    {
+      "xcat:url": emulator.url,
+      "xcat:username": "root",
+      nodeCount: String(NODES),
+      // These counts are about merged node writes; the name services that follow node writes (their
+      // own merged makehosts/makedns/makedhcp requests) are counted in test/provider/name-services.test.ts.
+      "xcat:nameServices": "none",
+    },
+    { "xcat:password": EMULATOR_DEFAULT_PASSWORD },
+  );
 });
 
 afterAll(async () => {

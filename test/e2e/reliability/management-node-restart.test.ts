@@ -76,10 +76,9 @@ describe("the management node restarts during a run", () => {
   });
 
   it("an outage longer than the retries: resources fail clearly, and the next up converges", async () => {
-    await workspace.setConfig("nodeCount", "160");
     // One retry (at most 0.5 s of backoff, src/client/retry.ts) keeps the outage that outlasts
     // the retries short; the default budget is the same path, only longer.
-    await workspace.setConfig("xcat:maxRetries", "1");
+    await workspace.setConfigs({ nodeCount: "160", "xcat:maxRetries": "1" });
     const up = workspace.start(["up", "--yes", "--skip-preview"], { allowFailure: true });
     const downFor = await restartAfter(120, 5_000);
     const failed = await up.result;

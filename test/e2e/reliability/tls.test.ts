@@ -59,16 +59,14 @@ describe("HTTPS with a certificate the system does not trust", () => {
   it("with xcat:caCert as a file path: succeeds, reads included", async () => {
     const file = join(workspace.workDir, "xcat-ca.pem");
     await writeFile(file, caPem);
-    await workspace.setConfig("xcat:caCert", file);
-    await workspace.setConfig("nodeCount", "3");
+    await workspace.setConfigs({ "xcat:caCert": file, nodeCount: "3" });
     expect(await workspace.up(["--refresh"])).toEqual({ create: 1, same: 3 });
     expectEmulatorMatches(emulator, expectedScaleNodes(3));
   });
 
   it("with xcat:insecure true: succeeds and warns once", async () => {
     await workspace.run(["config", "rm", "xcat:caCert"]);
-    await workspace.setConfig("xcat:insecure", "true");
-    await workspace.setConfig("nodeCount", "5");
+    await workspace.setConfigs({ "xcat:insecure": "true", nodeCount: "5" });
     const up = await workspace.run(["up", "--yes", "--skip-preview", "--refresh"]);
     expect(await workspace.lastChanges()).toEqual({ create: 2, same: 4 });
     expectEmulatorMatches(emulator, expectedScaleNodes(5));

@@ -75,8 +75,11 @@ export interface E2eTarget {
    * unique per run on a real node, so that a test never touches objects it did not create.
    */
   readonly prefix: string;
-  /** Sets the connection (xcat:url, credentials, CA certificate) in a workspace's stack config. */
-  configure(workspace: PulumiWorkspace): Promise<void>;
+  /**
+   * Sets the connection (xcat:url, credentials, CA certificate) in a workspace's stack config,
+   * with `secrets` (the program's own, encrypted) in the same `pulumi config set-all`.
+   */
+  configure(workspace: PulumiWorkspace, secrets?: Readonly<Record<string, string>>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -112,12 +115,16 @@ function makeTarget(node: RealNode, emulator: RunningEmulator | undefined, prefi
     emulator,
     admin,
     prefix,
-    async configure(workspace) {
-      await workspace.setConfig("xcat:url", node.url);
-      await workspace.setConfig("xcat:username", node.username);
-      await workspace.setConfig("xcat:password", node.password, { secret: true });
-      if (node.caCert !== undefined) await workspace.setConfig("xcat:caCert", node.caCert);
-      if (node.insecure) await workspace.setConfig("xcat:insecure", "true");
+    async configure(workspace, secrets = {}) {
+      await workspace.setConfigs(
+        {
+          "xcat:url": node.url,
+          "xcat:username": node.username,
+          ...(node.caCert !== undefined ? { "xcat:caCert": node.caCert } : {}),
+          ...(node.insecure ? { "xcat:insecure": "true" } : {}),
+        },
+        { "xcat:password": node.password, ...secrets },
+      );
     },
     async close() {
       await admin.close();
