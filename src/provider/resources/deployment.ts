@@ -11,6 +11,7 @@
  * image shows as not done, a node powered off shows its new status; nothing is acted on until `up`.
  */
 import { isNotFound, isXcatError, type XcatClient } from "../../client";
+import { compareStrings } from "../../contract/noderange";
 import { asRollInFlight } from "../cancel-grace";
 import {
   type DeployPlan,
@@ -568,7 +569,8 @@ export function deploymentSpecOn<Client>(
 
     async delete(client, _id, olds, context) {
       if (olds.onDelete !== "offline") return;
-      const recorded = Object.keys(olds.nodeStates ?? {});
+      // In name order: the states are recorded in the order nodes booted, which varies run to run.
+      const recorded = Object.keys(olds.nodeStates ?? {}).sort(compareStrings);
       for (const listed of batches(recorded, olds.batchSize ?? DEPLOYMENT_DEFAULTS.batchSize)) {
         // Cancelled: the engine keeps the resource, and the next destroy does it all again
         // (nodeset offline and power off change nothing on nodes already done).
