@@ -52,9 +52,8 @@ export function yamlProgramResources(dir: string): ProgramResource[] | undefined
   if (!isPlainObject(project)) return undefined;
   const runtime = isPlainObject(project.runtime) ? project.runtime.name : project.runtime;
   if (runtime !== "yaml") return undefined;
-  const documents = [project];
-  if (typeof project.main === "string")
-    documents.push(readYaml(join(dir, project.main, "Main.yaml")) as never);
+  const documents: unknown[] = [project];
+  if (typeof project.main === "string") documents.push(readYaml(join(dir, project.main, "Main.yaml")));
   const resources: ProgramResource[] = [];
   for (const document of documents) {
     if (!isPlainObject(document) || !isPlainObject(document.resources)) continue;
