@@ -91,3 +91,27 @@ make("Osimage", "bench-image", { attributes: { imagetype: "linux", osvers: "rhel
 make("GlobalConfAttribute", "benchsite", { value: "1" });
 for (let i = 1; i <= N; i++) make("Node", nodeName(i), nodeArgs(i));
 `;
+
+/**
+ * The same cluster as XCAT_PROGRAM's nodes, as NodeSets of BENCH_SET_SIZE nodes (default 40, a
+ * rack): the same node names, groups and values (ip and bmc per node in the rows, the rest common
+ * to the set), plus the same four other resources.
+ */
+export const XCAT_NODESET_PROGRAM = `"use strict";
+const xcat = require("pulumi-xcat");
+${SHAPE}
+const SET_SIZE = Number(process.env.BENCH_SET_SIZE ?? "40");
+new xcat.Network("benchnet", { net: "10.20.0.0", mask: "255.255.0.0" });
+new xcat.Group("bench", { attributes: { netboot: "xnba" } });
+new xcat.Osimage("bench-image", { attributes: { imagetype: "linux", osvers: "rhels9.4", osarch: "x86_64" } });
+new xcat.GlobalConfAttribute("benchsite", { value: "1" });
+for (let first = 1, set = 1; first <= N; first += SET_SIZE, set++) {
+  const rows = {};
+  for (let i = first; i < Math.min(first + SET_SIZE, N + 1); i++) {
+    const { ip, bmc } = nodeArgs(i).attributes;
+    rows[nodeName(i)] = { ip, bmc };
+  }
+  const { ip: _ip, bmc: _bmc, ...common } = nodeArgs(first).attributes;
+  new xcat.NodeSet("rack" + String(set).padStart(3, "0"), { groups: nodeArgs(first).groups, attributes: common, rows });
+}
+`;

@@ -12,9 +12,12 @@
  *              merging gives without --parallel (left out when --parallel default, and for
  *              the per-object variant, which sends one request per node at any parallelism)
  *   destroy    pulumi destroy
- * for three variants with the same engine settings:
+ * for variants with the same engine settings:
  *   floor       the same program shape on a dynamic provider that does no I/O (the engine's cost);
  *   batched     pulumi-xcat as shipped (reads, deletes and equal updates merged);
+ *   nodeset     (asked for by name) the same nodes as NodeSets of 40 (issue #38; its bars: preview
+ *               <= 15 s at the engine's default parallelism, refresh <= 20 requests, a roll and
+ *               destroy <= 1 request per set, the provider process under 1 GB);
  *   per-object  pulumi-xcat with XCAT_BATCHING=0: one request per read, delete and update, and a
  *               read-back GET after every create and update (what was measured on a real
  *               management node in issue #11).
@@ -46,7 +49,9 @@
  *                           users run it; issue #25); a number is passed as --parallel P (a
  *                           merged delete or update holds at most the steps under way, and at
  *                           most 100 nodes, docs/large-stacks.md)
- *   --variants LIST         comma list of floor,batched,per-object (default all three)
+ *   --variants LIST         comma list of floor,batched,per-object,nodeset (default the first
+ *                           three); nodeset is the same cluster as NodeSets of --set-size nodes
+ *   --set-size S            nodes per NodeSet of the nodeset variant (default 40, a rack)
  *   --per-object-nodes M    nodes of the per-object variant (default 200 under the cost model, else N)
  *   --rounds R              whole life cycles; the table shows the median (default 1 under the
  *                           cost model, 3 without)
@@ -55,7 +60,7 @@
  *                           checkpoints after every step, as users run it; issue #25)
  *   --url URL               measure a real management node instead of emulators: the xcatws URL,
  *                           with XCAT_E2E_USERNAME, XCAT_E2E_PASSWORD (and XCAT_E2E_CA_CERT) in
- *                           the environment; only the floor and batched variants; nodes are
+ *                           the environment; floor, batched and nodeset variants; nodes are
  *                           named bn00001... and destroyed at the end
  *   --access-log PATH       with --url: the management node's Apache access log, from which the
  *                           requests are counted
@@ -94,12 +99,14 @@ import { createRequire } from "node:module";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { FLOOR_PROGRAM, XCAT_NODES_PROGRAM, XCAT_PROGRAM } from "../bench/programs.mjs";
+import { FLOOR_PROGRAM, XCAT_NODES_PROGRAM, XCAT_NODESET_PROGRAM, XCAT_PROGRAM } from "../bench/programs.mjs";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
 
-const VARIANTS = ["floor", "batched", "per-object"];
+const VARIANTS = ["floor", "batched", "per-object", "nodeset"];
+/** The variants run when --variants is not given (nodeset is asked for by name). */
+const DEFAULT_VARIANTS = ["floor", "batched", "per-object"];
 const IMAGE_A = "rhels9.4-x86_64-netboot-compute";
 const IMAGE_B = "rhels9.5-x86_64-netboot-compute";
 /** The cluster the few-nodes leg runs in: 20 racks of 250 nodes (plus a few login and VM nodes). */
@@ -123,7 +130,8 @@ function parseArgs(argv) {
   const options = {
     nodes: 1000,
     parallel: "default",
-    variants: VARIANTS,
+    variants: DEFAULT_VARIANTS,
+    setSize: 40,
     env: {},
     keep: false,
     checkpoints: true,
@@ -160,6 +168,7 @@ function parseArgs(argv) {
     else if (arg === "--cost-model") options.costModel = value();
     else if (arg === "--mn-cpus") options.mnCpus = Number(value());
     else if (arg === "--per-object-nodes") options.perObjectNodes = Number(value());
+    else if (arg === "--set-size") options.setSize = Number(value());
     else if (arg === "--no-cluster-leg") options.clusterLeg = false;
     else if (arg === "--url") options.url = value();
     else if (arg === "--access-log") options.accessLog = resolve(value());
@@ -173,6 +182,7 @@ function parseArgs(argv) {
   if (options.parallel !== "default" && !whole(options.parallel))
     throw new Error("--parallel must be a whole number above 0, or default");
   if (!(options.mnCpus > 0)) throw new Error("--mn-cpus must be a number above 0");
+  if (!whole(options.setSize)) throw new Error("--set-size must be a whole number above 0");
   for (const id of options.variants)
     if (!VARIANTS.includes(id))
       throw new Error(`unknown variant ${id}; the variants are ${VARIANTS.join(", ")}`);
@@ -437,6 +447,9 @@ async function startRecordingProxy(targetUrl) {
   };
 }
 
+/** The program a pulumi-xcat variant runs: Node resources, or NodeSets of --set-size nodes. */
+const programOf = (variant) => (variant === "nodeset" ? XCAT_NODESET_PROGRAM : XCAT_PROGRAM);
+
 const skipPreview = ["--yes", "--skip-preview"];
 /** The operations of one life cycle; `parallel: false` runs at the engine's default. */
 const OPERATIONS = [
@@ -575,14 +588,15 @@ async function main() {
           nodes,
           counter: recorder,
           proxy: recorder,
-          workspace: await createWorkspace(root, id, XCAT_PROGRAM, {
+          workspace: await createWorkspace(root, id, programOf(id), {
             ...common,
             BENCH_NODES: String(nodes),
+            BENCH_SET_SIZE: String(options.setSize),
             XCAT_URL: options.url,
             XCAT_USERNAME: process.env.XCAT_E2E_USERNAME,
             XCAT_PASSWORD: process.env.XCAT_E2E_PASSWORD,
             ...(process.env.XCAT_E2E_CA_CERT ? { XCAT_CA_CERT: process.env.XCAT_E2E_CA_CERT } : {}),
-            XCAT_BATCHING: id === "batched" ? "1" : "0",
+            XCAT_BATCHING: id === "per-object" ? "0" : "1",
           }),
         });
         continue;
@@ -596,15 +610,19 @@ async function main() {
       emulators.push(emulator);
       // Under the cost model requests are few and slow: a recording proxy (~1 ms a request) shows
       // how many nodes each merged write held.
-      const proxy = xcatModel && id === "batched" ? await startRecordingProxy(emulator.url) : undefined;
+      const proxy =
+        xcatModel && (id === "batched" || id === "nodeset")
+          ? await startRecordingProxy(emulator.url)
+          : undefined;
       if (proxy) closers.push(proxy.close);
       const env = {
         ...common,
         BENCH_NODES: String(nodes),
+        BENCH_SET_SIZE: String(options.setSize),
         XCAT_URL: proxy?.url ?? emulator.url,
         XCAT_USERNAME: "root",
         XCAT_PASSWORD: EMULATOR_DEFAULT_PASSWORD,
-        XCAT_BATCHING: id === "batched" ? "1" : "0",
+        XCAT_BATCHING: id === "per-object" ? "0" : "1",
       };
       variants.push({
         id,
@@ -612,7 +630,7 @@ async function main() {
         emulator,
         counter: emulator,
         proxy,
-        workspace: await createWorkspace(root, id, XCAT_PROGRAM, env),
+        workspace: await createWorkspace(root, id, programOf(id), env),
       });
     }
 
@@ -650,9 +668,12 @@ async function main() {
           });
           const used = process.cpuUsage(benchCpu);
           const after = stats();
-          const byRoute = Object.entries(after.byRoute ?? {})
-            .map(([route, count]) => [route, count - (before.byRoute?.[route] ?? 0)])
-            .filter(([, count]) => count > 0)
+          const routes = Object.fromEntries(
+            Object.entries(after.byRoute ?? {})
+              .map(([route, count]) => [route, count - (before.byRoute?.[route] ?? 0)])
+              .filter(([, count]) => count > 0),
+          );
+          const byRoute = Object.entries(routes)
             .map(([route, count]) => `${route} ${count}`)
             .join(", ");
           // Names per merged node write, in the order sent.
@@ -663,6 +684,7 @@ async function main() {
           const sample = {
             ...result,
             requests: after.total - before.total,
+            routes,
             mnCpuS: (after.mnCpuSeconds ?? 0) - (before.mnCpuSeconds ?? 0),
             benchCpuS: (used.user + used.system) / 1e6,
           };
@@ -693,6 +715,7 @@ async function main() {
         wallMs: median(list.map((r) => r.wallMs)),
         peakKb: Math.max(...list.map((r) => r.peakKb)),
         requests: median(list.map((r) => r.requests)),
+        routes: list.at(-1).routes,
         providerCpuS: median(list.map((r) => r.providerCpuS)),
         pulumiCpuS: median(list.map((r) => r.pulumiCpuS)),
         mnCpuS: median(list.map((r) => r.mnCpuS)),
@@ -804,6 +827,64 @@ async function main() {
         result: met ? "met" : "MISSED",
       });
     }
+    const routeCount = (result, route) => result?.routes?.[route] ?? 0;
+    // Issue #38's bars, for the NodeSet variant at the engine's default parallelism.
+    const sets = Math.ceil(options.nodes / options.setSize);
+    if (get("nodeset", "preview")) {
+      const nodeset = (op) => get("nodeset", op);
+      const defaultParallel = options.parallel === "default";
+      const nodesetBars = [
+        ...(defaultParallel
+          ? [
+              {
+                op: "preview",
+                text: "preview, no changes, <= 15 s wall",
+                value: nodeset("preview").wallMs / 1000,
+                limit: 15,
+                show: (v) => `${v.toFixed(1)} s`,
+              },
+            ]
+          : []),
+        { op: "refresh", text: "refresh <= 20 requests", value: nodeset("refresh")?.requests, limit: 20 },
+        // Per set: the requests that write the sets' nodes (the other four resources and the token
+        // are the same in every variant); the name-service removals a destroy sends besides
+        // (makedns -d, makedhcp -d of the deleted nodes, merged across sets) are shown, not counted.
+        {
+          op: "roll",
+          text: "image roll <= 1 node write per set",
+          value: nodeset("roll") && routeCount(nodeset("roll"), "PUT /nodes/{noderange}") / sets,
+          limit: 1,
+          show: (v) =>
+            `${v.toFixed(3)} (${routeCount(nodeset("roll"), "PUT /nodes/{noderange}")} PUTs for ${sets} sets, ${nodeset("roll").requests} requests in all)`,
+        },
+        {
+          op: "destroy",
+          text: "destroy <= 1 node delete per set",
+          value: nodeset("destroy") && routeCount(nodeset("destroy"), "DELETE /nodes/{noderange}") / sets,
+          limit: 1,
+          show: (v) =>
+            `${v.toFixed(3)} (${routeCount(nodeset("destroy"), "DELETE /nodes/{noderange}")} DELETEs for ${sets} sets; ` +
+            `name services ${routeCount(nodeset("destroy"), "DELETE /nodes/{noderange}/dns")} dns + ` +
+            `${routeCount(nodeset("destroy"), "DELETE /nodes/{noderange}/dhcp")} dhcp; ${nodeset("destroy").requests} requests in all)`,
+        },
+        {
+          op: "peak",
+          text: "provider process < 1 GB",
+          value: Math.max(...OPERATIONS.map((op) => nodeset(op.id)?.peakKb ?? 0)) / 1024,
+          limit: 1023.99,
+          show: (v) => `${v.toFixed(0)} MB`,
+        },
+      ];
+      for (const b of nodesetBars) {
+        if (b.value === undefined) continue;
+        bars.push({
+          op: `nodeset ${b.op}`,
+          text: `#38 (nodeset, ${sets} sets of ${options.setSize}): ${b.text}`,
+          measured: (b.show ?? String)(b.value),
+          result: b.value <= b.limit ? "met" : "MISSED",
+        });
+      }
+    }
     const perObjectPreview = get("per-object", "preview");
     if (perObjectPreview) {
       bars.push({
@@ -893,7 +974,7 @@ async function main() {
       );
     }
     console.log(
-      `bars (batched variant, ${options.url ? "real management node" : xcatModel ? "cost model on" : "plain emulator"}; ` +
+      `bars (batched and nodeset variants, ${options.url ? "real management node" : xcatModel ? "cost model on" : "plain emulator"}; ` +
         "#11's at --parallel 100 --skip-checkpoints, #25's at the engine's defaults):",
     );
     console.log(
