@@ -25,6 +25,12 @@ export interface RealNode {
   readonly caCert?: string;
   /** Skip TLS verification (only when no CA certificate is at hand). */
   readonly insecure: boolean;
+  /**
+   * `xcat:nameServices` for the suites' stacks (XCAT_E2E_NAME_SERVICES, e.g. `none` or `hosts`):
+   * a management node without a named answers every makedns with "failed to start named"
+   * (seen on a real xCAT 2.19.0), so a node created there fails unless DNS is left out.
+   */
+  readonly nameServices?: string;
 }
 
 /**
@@ -47,12 +53,14 @@ export function realNodeFromEnv(env: NodeJS.ProcessEnv = process.env): RealNode 
     );
   }
   if (caCert !== undefined) readFileSync(caCert); // fail here, naming the file, not in every request
+  const nameServices = env.XCAT_E2E_NAME_SERVICES?.trim() || undefined;
   return {
     url,
     username: env.XCAT_E2E_USERNAME as string,
     password: env.XCAT_E2E_PASSWORD as string,
     ...(caCert !== undefined ? { caCert } : {}),
     insecure,
+    ...(nameServices !== undefined ? { nameServices } : {}),
   };
 }
 
@@ -122,6 +130,7 @@ function makeTarget(node: RealNode, emulator: RunningEmulator | undefined, prefi
           "xcat:username": node.username,
           ...(node.caCert !== undefined ? { "xcat:caCert": node.caCert } : {}),
           ...(node.insecure ? { "xcat:insecure": "true" } : {}),
+          ...(node.nameServices !== undefined ? { "xcat:nameServices": node.nameServices } : {}),
         },
         { "xcat:password": node.password, ...secrets },
       );
