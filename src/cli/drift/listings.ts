@@ -47,7 +47,7 @@ export function confluentClientFor(settings: ProviderSettings): ConfluentClient 
     );
   }
   return new ConfluentClient({
-    ...confluentClientOptionsOf(connection, connection.username, connection.password),
+    ...confluentClientOptionsOf(connection, connection.username, connection.password, settings.urlAsGiven),
     ...(settings.requestTimeoutMs !== undefined ? { requestTimeoutMs: settings.requestTimeoutMs } : {}),
   });
 }
