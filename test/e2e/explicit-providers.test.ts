@@ -399,12 +399,25 @@ describe("every kind through explicit providers: two xCAT management nodes and C
       .replace("bmc: 127.0.10.12\n        room: hall-b", "bmc: 127.0.10.12\n        room: hall-b2")
       .replace("ip: 10.3.0.1\n", "ip: 10.3.0.2\n");
     writeFileSync(project, reviewed);
+    // Confluent deploys by profile: rollC's image is none of the stack's Osimages, so the policy
+    // pack's deployment-image-declared is told it is made outside the stack, as a site would.
+    const policyConfig = join(ws.programDir, "policy-config.json");
+    writeFileSync(
+      policyConfig,
+      JSON.stringify({ "deployment-image-declared": { externalImages: ["rocky-9.4-x86_64-default"] } }),
+    );
     // The stack's own management node (XCAT_*) is mnA's, as a CI job's secrets would give it; no
     // resource uses it, and with it set review.sh starts no emulator.
     const script = (mode: string) =>
       ws.exec("bash", [reviewScript, mode], {
         allowFailure: true,
-        env: { STACK: ws.stackName, XCAT_URL: mnA.url, XCAT_USERNAME: "root", XCAT_PASSWORD: PASSWORD_A },
+        env: {
+          STACK: ws.stackName,
+          POLICY_CONFIG: policyConfig,
+          XCAT_URL: mnA.url,
+          XCAT_USERNAME: "root",
+          XCAT_PASSWORD: PASSWORD_A,
+        },
       });
     const review = await script("preview");
     expect(review.exitCode, review.stdout + review.stderr).toBe(0);
