@@ -11,7 +11,7 @@
  * resource the provider refuses; the provider reads the program beside it and names the other
  * three in the same failure (src/native/yaml-program-check.ts), so one preview names all four too.
  *
- * Mistakes on two explicit providers (xCAT and Confluent) and on the default provider (put on
+ * Mistakes on three explicit providers (two xCAT, one Confluent) and on the default provider (put on
  * Confluent by the stack config) in one YAML program: the first refusal comes from the xCAT
  * provider's process, which names the others, each checked for its own provider's backend.
  *
@@ -160,17 +160,20 @@ describe("every invalid resource of a YAML program named in one preview", () => 
 const PROVIDER_MISTAKES = [
   { resource: "xcat:index:Node resource 'a01'", reason: /ip '10\.1\.0\.300' is not an IP address/ },
   { resource: "xcat:index:Node resource 'a02'", reason: /'bcm' is not a node attribute.*did you mean 'bmc'/ },
+  { resource: "xcat:index:Network resource 'netB'", reason: /mask .*255\.0\.255\.0/ },
   { resource: "xcat:index:Node resource 'c01'", reason: /attribute 'postscripts' has no counterpart on Confluent.*the provider 'cf'/ },
   { resource: "xcat:index:Node resource 'd01'", reason: /attribute 'postbootscripts' has no counterpart on Confluent.*pulumi config set xcat:confluentOmit postbootscripts/ },
 ];
 
 describe("every invalid resource of a YAML program on explicit xCAT and Confluent providers named in one preview", () => {
   let mnA: RunningEmulator;
+  let mnB: RunningEmulator;
   let cf: RunningConfluentEmulator;
   let workspace: PulumiWorkspace;
 
   beforeAll(async () => {
-    [mnA, cf] = await Promise.all([
+    [mnA, mnB, cf] = await Promise.all([
+      startEmulator({ password: REST_PASSWORD }),
       startEmulator({ password: REST_PASSWORD }),
       startConfluentEmulator({ user: "admin-c", password: REST_PASSWORD }),
     ]);
@@ -184,6 +187,7 @@ describe("every invalid resource of a YAML program on explicit xCAT and Confluen
     await workspace.setConfigs(
       {
         urlA: mnA.url,
+        urlB: mnB.url,
         urlC: cf.url,
         "xcat:backend": "confluent",
         "xcat:url": cf.url,
@@ -196,10 +200,11 @@ describe("every invalid resource of a YAML program on explicit xCAT and Confluen
   afterAll(async () => {
     await workspace?.dispose();
     await mnA?.close();
+    await mnB?.close();
     await cf?.close();
   });
 
-  it("names the mistakes on mnA, on Confluent and on the default provider, each for its backend, and writes nothing", async () => {
+  it("names the mistakes on mnA, mnB, Confluent and the default provider, each for its backend, and writes nothing", async () => {
     const preview = await workspace.run(["preview"], { allowFailure: true });
     const output = outputOf(preview);
     expect(preview.exitCode, output).not.toBe(0);
