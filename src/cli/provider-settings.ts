@@ -51,6 +51,34 @@ export function explicitProviderSettings(exported: unknown): Map<string, Provide
   return found;
 }
 
+/** A secret `{sig, plaintext}` holding an object (a whole `connection` made secret): that object. */
+function objectOf(value: unknown): Record<string, unknown> | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  if (!(SECRET_SIG in value)) return value as Record<string, unknown>;
+  const plaintext = (value as { plaintext?: unknown }).plaintext;
+  if (typeof plaintext !== "string") return undefined;
+  try {
+    return objectOf(JSON.parse(plaintext));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The settings of the `connection` input the state records for the resource `urn` (a TypeScript
+ * resource reaching its management node by its own connection), from a `stack export
+ * --show-secrets` JSON; undefined when the state holds no such resource or it has no connection.
+ * The connection's secrets come decrypted as the export shows them; nothing of it is printed.
+ */
+export function connectionSettings(exported: unknown, urn: string): ProviderSettings | undefined {
+  const resources =
+    (exported as { deployment?: { resources?: StateResource[] } } | null)?.deployment?.resources ?? [];
+  const resource = resources.find((candidate) => candidate.urn === urn);
+  const connection = objectOf(resource?.inputs?.connection);
+  if (connection === undefined) return undefined;
+  return settingsFrom((key) => settingText(connection[key.replace(/^xcat:/, "")]), {});
+}
+
 /** `pulumi stack export --show-secrets` of the stack, parsed; a sentence when it fails (never its output). */
 export function exportStack(stack: string): Promise<unknown> {
   return new Promise((resolve, reject) => {

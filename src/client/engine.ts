@@ -68,6 +68,8 @@ export interface Answer {
 export interface EngineParts {
   readonly origin: string;
   readonly basePath: string;
+  /** The URL as the user gave it, for messages that name the server (the wrong-backend sentence). */
+  readonly urlAsGiven?: string | undefined;
   readonly transport: Transport;
   readonly limiter: Limiter;
   readonly tokens: TokenSource | undefined;
@@ -315,7 +317,7 @@ export class Engine {
     const otherServer = confluentAnsweredXcat(
       status,
       response.headers,
-      `${this.#parts.origin}${this.#parts.basePath}`,
+      this.#parts.urlAsGiven ?? `${this.#parts.origin}${this.#parts.basePath}`,
     );
     if (otherServer !== undefined) {
       throw createXcatError("XCAT_USAGE", `${request.method} ${request.display} failed: ${otherServer}`, {

@@ -50,6 +50,11 @@ export interface CallerGauge {
 export interface XcatClientOptions {
   /** Base URL of xcatws. A URL without a path gets `/xcatws`. */
   readonly url: string;
+  /**
+   * The URL as the user wrote it, when a caller normalized it before `url` (the provider's
+   * settings add `/xcatws`): messages that name the server name this one. Default: `url`.
+   */
+  readonly urlAsGiven?: string | undefined;
   readonly username?: string | undefined;
   readonly password?: string | undefined;
   /** An existing token id (X-Auth-Token). */

@@ -198,6 +198,8 @@ export class XcatClient {
       {
         origin,
         basePath,
+        // A URL the user gave without a path is named as given, not with the /xcatws added here.
+        urlAsGiven: options.urlAsGiven ?? options.url,
         transport: this.#transport,
         limiter: this.#limiter,
         tokens: this.#tokenSource,

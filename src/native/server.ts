@@ -45,6 +45,8 @@ import {
   invalidResources,
   otherResourceFailures,
   type ProgramResource,
+  stackOfUrn,
+  stackProviderOf,
   yamlProgramResources,
 } from "./yaml-program-check";
 
@@ -66,17 +68,19 @@ const { version } = JSON.parse(readFileSync(resolve(packageRoot, "package.json")
 /** The YAML program in the provider's working directory (the project's), read once per process. */
 let programResources: ProgramResource[] | undefined | null = null;
 
-/** The other resources of the YAML program that their kind's check refuses (yaml-program-check.ts). */
-function othersInvalid(type: string, name: string) {
+/**
+ * The other resources of the YAML program that their kind's check refuses (yaml-program-check.ts),
+ * the default provider's checked for the stack's backend: this process's own when it is the
+ * default provider, else as the stack config in the project's files gives it.
+ */
+function othersInvalid(type: string, name: string, urn: string) {
   if (programResources === null) programResources = yamlProgramResources(process.cwd());
   if (programResources === undefined) return [];
   const settings = processSettings();
   const stack =
     settings.origin.explicitProvider !== undefined
-      ? undefined
-      : settings.connection?.backend === "confluent"
-        ? "confluent"
-        : "xcat";
+      ? stackProviderOf(process.cwd(), stackOfUrn(urn))
+      : { backend: settings.connection?.backend ?? "xcat", confluentOmit: settings.confluentOmit };
   return invalidResources(programResources, { type, name }, { stack });
 }
 /** The package schema written at build time (scripts/generate-native-schema.mjs). */
@@ -254,7 +258,10 @@ export const resourceProviderHandlers: Record<string, Handler> = {
     const response = new provproto.CheckResponse();
     if (result.failures && result.failures.length > 0) {
       // The engine stops at this resource: name the program's other invalid ones too.
-      const failures = [...result.failures, ...otherResourceFailures(othersInvalid(type, name))];
+      const failures = [
+        ...result.failures,
+        ...otherResourceFailures(othersInvalid(type, name, request.getUrn())),
+      ];
       return response.setFailuresList(
         failures.map((failure) =>
           new provproto.CheckFailure().setProperty(failure.property).setReason(failure.reason),

@@ -10,14 +10,27 @@
  * preview still fails at the first resource, now naming all of them; nothing is sent to a server
  * for any of them. Properties holding an expression (`${...}`, `fn::*`) are the engine's to
  * resolve and are left to the provider's check, as are resources whose backend the process cannot
- * know (another provider's without a literal `backend`, or the default provider's when this
- * process is an explicit one).
+ * know (another provider's without a literal `backend`).
+ *
+ * Each resource is checked as its own provider checks it: for its backend, with its
+ * `confluentOmit`, its messages naming that provider's settings (process-context.ts checkingAs):
+ * an explicit provider's literal `backend` and `confluentOmit` in the program, the default
+ * provider's from the stack config. A process of an explicit provider is not configured with the
+ * stack config, so it reads the default provider's where `pulumi config` keeps them: `xcat:backend` in Pulumi.<stack>.yaml beside the program (the
+ * stack is the second part of the URN the engine checks; `xcat:confluentOmit` likewise), else the
+ * project's config default in Pulumi.yaml, else XCAT_BACKEND (XCAT_CONFLUENT_OMIT), as the default
+ * provider's Configure resolves them (config.ts settingsFrom: config wins over the environment). A
+ * stack file that imports an ESC environment, or holds them encrypted, leaves them unknown: the
+ * default provider's resources are then not checked from another provider's process.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { load } from "js-yaml";
+import { parseBackend, parseList } from "../provider/config";
 import { kindCheck } from "../provider/kind-checks";
 import { withoutSecretValue } from "../provider/make-provider";
+import { checkingAs } from "../provider/process-context";
+import { type SettingsOrigin, STACK_CONFIG } from "../provider/setting-advice";
 import { type InputFailure, isPlainObject } from "../provider/validation";
 import { coreKind, shapeInputs } from "./kinds";
 
@@ -37,10 +50,16 @@ export interface InvalidResource {
   readonly failures: readonly InputFailure[];
 }
 
-/** The backends of the program's providers as this process can know them. */
+/** What a resource's check depends on of its provider: its backend and what it leaves out on Confluent. */
+export interface ProviderView {
+  readonly backend: "xcat" | "confluent";
+  readonly confluentOmit: readonly string[];
+}
+
+/** The program's providers as this process can know them. */
 export interface KnownBackends {
-  /** The default provider's backend, or undefined when this process cannot know it. */
-  readonly stack: "xcat" | "confluent" | undefined;
+  /** The default provider's, or undefined when this process cannot know them. */
+  readonly stack: ProviderView | undefined;
 }
 
 /**
@@ -81,6 +100,55 @@ function readYaml(path: string): unknown {
   }
 }
 
+/** The stack of a URN (`urn:pulumi:<stack>::<project>::…`). */
+export function stackOfUrn(urn: string): string | undefined {
+  return /^urn:pulumi:([^:]+)::/.exec(urn)?.[1];
+}
+
+/** A secure (encrypted) config value: not readable from the files. */
+const SECURE = Symbol("secure");
+
+/** A config value as its setting's text: lists as JSON (parseList reads both), secure as {@link SECURE}. */
+function configText(value: unknown): string | typeof SECURE | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (isPlainObject(value) && "secure" in value) return SECURE;
+  return Array.isArray(value) ? JSON.stringify(value) : String(value);
+}
+
+/**
+ * The default provider's backend and confluentOmit for stack `stack` of the YAML project in `dir`,
+ * as its Configure would resolve them (see the file's comment), or undefined when the files cannot
+ * say (an ESC environment, an encrypted or invalid value).
+ */
+export function stackProviderOf(
+  dir: string,
+  stack: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): ProviderView | undefined {
+  const stackFile = stack === undefined ? undefined : readYaml(join(dir, `Pulumi.${stack}.yaml`));
+  if (isPlainObject(stackFile) && stackFile.environment !== undefined) return undefined;
+  const stackConfig = isPlainObject(stackFile) && isPlainObject(stackFile.config) ? stackFile.config : {};
+  const project = readYaml(join(dir, "Pulumi.yaml"));
+  const projectConfig = isPlainObject(project) && isPlainObject(project.config) ? project.config : {};
+  const setting = (key: string, envName: string) => {
+    const declared = projectConfig[key];
+    const projectDefault = isPlainObject(declared) ? (declared.value ?? declared.default) : declared;
+    const text = configText(stackConfig[key]) ?? configText(projectDefault);
+    return text ?? (env[envName] === "" ? undefined : env[envName]);
+  };
+  const backend = setting("xcat:backend", "XCAT_BACKEND");
+  const omit = setting("xcat:confluentOmit", "XCAT_CONFLUENT_OMIT");
+  if (backend === SECURE || omit === SECURE) return undefined;
+  try {
+    return {
+      backend: parseBackend(backend, "xcat:backend") ?? "xcat",
+      confluentOmit: parseList(omit, "xcat:confluentOmit"),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether a YAML value is known as written: no `${...}` interpolation and no `fn::` call anywhere. */
 export function isLiteral(value: unknown): boolean {
   if (typeof value === "string") return !value.includes("${");
@@ -95,7 +163,7 @@ export function isLiteral(value: unknown): boolean {
  * the program declares them.
  *
  * @example
- * invalidResources(resources, { type: "xcat:index:Node", name: "n1" }, { stack: "xcat" })
+ * invalidResources(resources, { type: "xcat:index:Node", name: "n1" }, { stack: { backend: "xcat", confluentOmit: [] } })
  */
 export function invalidResources(
   resources: readonly ProgramResource[],
@@ -108,12 +176,13 @@ export function invalidResources(
     if (!resource.type.startsWith("xcat:index:")) continue;
     if (resource.type === except.type && resource.name === except.name) continue;
     if (!isLiteral(resource.properties)) continue;
-    const backend = backendOf(resource, byName, backends);
-    const check = backend === undefined ? undefined : kindCheck(coreKind(resource.type), backend);
-    if (check === undefined) continue;
+    const provider = providerOf(resource, byName, backends);
+    const check = provider === undefined ? undefined : kindCheck(coreKind(resource.type), provider.backend);
+    if (check === undefined || provider === undefined) continue;
     const kind = coreKind(resource.type);
     const { inputs } = shapeInputs(kind, resource.name, { ...resource.properties }, new Set());
-    const outcome = check(inputs);
+    // As the resource's own provider checks it: its confluentOmit, its way of naming a setting.
+    const outcome = checkingAs(provider, () => check(inputs));
     if ("failures" in outcome && outcome.failures.length > 0)
       found.push({
         type: resource.type,
@@ -124,18 +193,33 @@ export function invalidResources(
   return found;
 }
 
-/** The backend a resource is checked on, or undefined when this process cannot know it. */
-function backendOf(
+/**
+ * The provider a resource is checked for: the default provider's as known, or an explicit
+ * provider's literal `backend` and `confluentOmit` (the environment's where the program gives
+ * none, as Configure reads it); undefined when this process cannot know them.
+ */
+function providerOf(
   resource: ProgramResource,
   byName: ReadonlyMap<string, ProgramResource>,
   backends: KnownBackends,
-): "xcat" | "confluent" | undefined {
-  if (resource.provider === undefined) return backends.stack;
+): (ProviderView & { readonly origin: SettingsOrigin }) | undefined {
+  if (resource.provider === undefined) return backends.stack && { ...backends.stack, origin: STACK_CONFIG };
   const provider = byName.get(resource.provider);
   if (provider?.type !== "pulumi:providers:xcat") return undefined;
-  const backend = provider.properties.backend;
-  if (backend === undefined) return process.env.XCAT_BACKEND === "confluent" ? "confluent" : "xcat";
-  return backend === "confluent" || backend === "xcat" ? backend : undefined;
+  const { backend, confluentOmit } = provider.properties;
+  if (!isLiteral(backend) || !isLiteral(confluentOmit)) return undefined;
+  try {
+    return {
+      backend:
+        parseBackend(typeof backend === "string" ? backend : process.env.XCAT_BACKEND, "backend") ?? "xcat",
+      confluentOmit: Array.isArray(confluentOmit)
+        ? confluentOmit.map(String)
+        : parseList(process.env.XCAT_CONFLUENT_OMIT, "confluentOmit"),
+      origin: { explicitProvider: resource.provider },
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 /**

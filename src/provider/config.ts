@@ -59,6 +59,11 @@ export interface ProviderSettings {
   readonly confluentOmit: readonly string[];
   /** Stack config (the default provider) or an explicit provider's inputs: how messages name a setting. */
   readonly origin: SettingsOrigin;
+  /**
+   * The url as the user wrote it, when `connection.url` adds to it (`/xcatws`, `/confluent-api`):
+   * messages that name the server (the wrong-backend sentence) name it as given.
+   */
+  readonly urlAsGiven?: string | undefined;
 }
 
 /** How much the provider's clients report; see {@link ProviderSettings.logLevel}. */
@@ -208,6 +213,7 @@ export function settingsFrom(
     nameServices: nameServicesSetting(raw.nameServices, named("nameServices")),
     confluentOmit: parseList(raw.confluentOmit, named("confluentOmit")),
     origin,
+    ...(url !== undefined ? { urlAsGiven: url } : {}),
   };
 }
 
@@ -269,9 +275,11 @@ export function confluentClientOptionsOf(
   connection: ConnectionInput,
   username: string,
   password: string,
-): Pick<ConfluentClientOptions, "url" | "username" | "password" | "caCert" | "insecure"> {
+  urlAsGiven?: string,
+): Pick<ConfluentClientOptions, "url" | "urlAsGiven" | "username" | "password" | "caCert" | "insecure"> {
   return {
     url: connection.url,
+    ...(urlAsGiven !== undefined ? { urlAsGiven } : {}),
     username,
     password,
     ...(connection.caCert !== undefined ? { caCert: connection.caCert } : {}),
@@ -309,6 +317,10 @@ export function clientOptionsFor(
   }
   return {
     url: connection.url,
+    // The stack's own url as the user wrote it, for messages (a resource's connection is as given).
+    ...(connection === settings.connection && settings.urlAsGiven !== undefined
+      ? { urlAsGiven: settings.urlAsGiven }
+      : {}),
     ...pick(connection, "username", "password", "token"),
     ...(connection.caCert !== undefined
       ? {

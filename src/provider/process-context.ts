@@ -9,6 +9,7 @@ import { isAuthError, isNetworkError, isTimeoutError, XcatClient } from "../clie
 import { type ConnectionInput, clientOptionsFor, type ProviderSettings, settingsFrom } from "./config";
 import { engineCallers } from "./engine-callers";
 import { forgetPlanned } from "./planned-objects";
+import { withoutLines } from "./provider-lines";
 import { forgetReplacements } from "./replacements";
 import { howToSet, type SettingsOrigin, STACK_CONFIG, settingName } from "./setting-advice";
 
@@ -61,6 +62,22 @@ export function configureProcess(
 export function processSettings(): ProviderSettings {
   settings ??= settingsFrom(() => undefined, process.env);
   return settings;
+}
+
+/**
+ * Runs a pure check (synchronous) as another provider of the same program would: with its
+ * `confluentOmit` and the origin messages name its settings by, and without the lines it would
+ * say (that provider's own process says them for its resources). For a YAML program's resources
+ * checked in the process of the provider that refused the first one (native/yaml-program-check.ts).
+ */
+export function checkingAs<T>(provider: Pick<ProviderSettings, "confluentOmit" | "origin">, run: () => T): T {
+  const own = processSettings();
+  settings = { ...own, confluentOmit: provider.confluentOmit, origin: provider.origin };
+  try {
+    return withoutLines(run);
+  } finally {
+    settings = own;
+  }
 }
 
 /**

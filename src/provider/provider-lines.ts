@@ -51,6 +51,17 @@ export function sayLine(line: string): void {
   sink(line, "info");
 }
 
+/** Runs `run` (synchronous) with every line it would say left unsaid. */
+export function withoutLines<T>(run: () => T): T {
+  const previous = sink;
+  sink = () => {};
+  try {
+    return run();
+  } finally {
+    sink = previous;
+  }
+}
+
 /** Says a warning (a client's: TLS checks off, credentials over plain http). */
 export function sayWarning(message: string, warningType: string): void {
   sink(message, "warning", warningType);

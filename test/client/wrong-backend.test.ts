@@ -109,6 +109,16 @@ describe("pulumi-xcat import at the other server", () => {
     expect(await readdir(out)).toEqual([]);
   });
 
+  it("names the URL as the user gave it, not with the /xcatws the client adds", async () => {
+    const origin = new URL(confluent.url).origin;
+    const error = await withPassword("confluent-pw", [
+      ...["--url", origin, "--username", "root", "--out", join(out, "c")],
+    ]);
+    expect(error.message).toContain(`${origin} is a Confluent server's API, not xCAT's xcatws`);
+    expect(error.message).not.toContain("/xcatws is");
+    expect(await readdir(out)).toEqual([]);
+  });
+
   it("the Confluent import of an xcatws URL says it is xCAT's", async () => {
     const error = await withPassword("xcat-pw", [
       ...["--backend", "confluent", "--url", xcat.url, "--username", "root", "--out", join(out, "b")],

@@ -11,10 +11,16 @@
  * resource the provider refuses; the provider reads the program beside it and names the other
  * three in the same failure (src/native/yaml-program-check.ts), so one preview names all four too.
  *
- * Engine runs: TypeScript one preview and one up; YAML one preview and one up (fresh stacks).
+ * Mistakes on three explicit providers (two xCAT, one Confluent) and on the default provider (put on
+ * Confluent by the stack config) in one YAML program: the first refusal comes from the xCAT
+ * provider's process, which names the others, each checked for its own provider's backend.
+ *
+ * Engine runs: TypeScript one preview and one up; YAML one preview and one up (fresh stacks);
+ * explicit providers one preview.
  */
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { type RunningConfluentEmulator, startConfluentEmulator } from "../../src/confluent-emulator";
 import { type RunningEmulator, startEmulator } from "../../src/emulator";
 import { outputOf, REST_PASSWORD } from "./reliability/support";
 import { PulumiWorkspace } from "./support/pulumi-workspace";
@@ -146,5 +152,71 @@ describe("every invalid resource of a YAML program named in one preview", () => 
     for (const node of ["cn01", "cn02"]) expect(emulator.state.listObjects("node")).not.toContain(node);
     expect(emulator.state.listObjects("network")).toEqual([]);
     expect(emulator.state.listObjects("group")).not.toContain("compute");
+  });
+});
+
+/** The mistakes of the program on explicit providers, each for its provider's backend. */
+// biome-ignore format: one mistake per line reads as a table
+const PROVIDER_MISTAKES = [
+  { resource: "xcat:index:Node resource 'a01'", reason: /ip '10\.1\.0\.300' is not an IP address/ },
+  { resource: "xcat:index:Node resource 'a02'", reason: /'bcm' is not a node attribute.*did you mean 'bmc'/ },
+  { resource: "xcat:index:Network resource 'netB'", reason: /mask .*255\.0\.255\.0/ },
+  { resource: "xcat:index:Node resource 'c01'", reason: /attribute 'postscripts' has no counterpart on Confluent.*the provider 'cf'/ },
+  { resource: "xcat:index:Node resource 'd01'", reason: /attribute 'postbootscripts' has no counterpart on Confluent.*pulumi config set xcat:confluentOmit postbootscripts/ },
+];
+
+describe("every invalid resource of a YAML program on explicit xCAT and Confluent providers named in one preview", () => {
+  let mnA: RunningEmulator;
+  let mnB: RunningEmulator;
+  let cf: RunningConfluentEmulator;
+  let workspace: PulumiWorkspace;
+
+  beforeAll(async () => {
+    [mnA, mnB, cf] = await Promise.all([
+      startEmulator({ password: REST_PASSWORD }),
+      startEmulator({ password: REST_PASSWORD }),
+      startConfluentEmulator({ user: "admin-c", password: REST_PASSWORD }),
+    ]);
+    const sandbox = inject("e2eSandbox");
+    workspace = await PulumiWorkspace.create({
+      programDir: resolve(import.meta.dirname, "programs/all-errors-providers"),
+      sandboxDir: sandbox,
+      env: { PATH: `${join(sandbox, "node_modules", ".bin")}:${process.env.PATH ?? ""}` },
+    });
+    // The default provider is on Confluent: its resources are checked for Confluent.
+    await workspace.setConfigs(
+      {
+        urlA: mnA.url,
+        urlB: mnB.url,
+        urlC: cf.url,
+        "xcat:backend": "confluent",
+        "xcat:url": cf.url,
+        "xcat:username": "admin-c",
+      },
+      { passwordA: REST_PASSWORD, passwordC: REST_PASSWORD, "xcat:password": REST_PASSWORD },
+    );
+  });
+
+  afterAll(async () => {
+    await workspace?.dispose();
+    await mnA?.close();
+    await mnB?.close();
+    await cf?.close();
+  });
+
+  it("names the mistakes on mnA, mnB, Confluent and the default provider, each for its backend, and writes nothing", async () => {
+    const preview = await workspace.run(["preview"], { allowFailure: true });
+    const output = outputOf(preview);
+    expect(preview.exitCode, output).not.toBe(0);
+    expectNamed(output, PROVIDER_MISTAKES);
+    // Valid on Confluent, and the engine never checked them: not named.
+    expect(output).not.toMatch(/resource 'd02'/);
+    expect(writes(mnA)).toEqual({});
+    expect(
+      cf.state
+        .requests()
+        .filter((request) => request.method !== "GET" && !request.path.startsWith("/sessions")),
+    ).toEqual([]);
+    expect(cf.state.nodeNames()).toEqual([]);
   });
 });

@@ -4,8 +4,9 @@
  * (test/e2e/programs/explicit-providers): two xCAT management nodes, mnA and mnB, and a Confluent
  * server, each an explicit `pulumi:providers:xcat`, with every kind on each xCAT provider and the
  * kinds Confluent serves on its own. The stack is brought up once; the later steps change little:
- * hand edits on both management nodes found by refresh and put back; a bad value on mnB refused
- * at preview; objects made by hand on mnB taken over with `adopt: true`, and one on mnB and one on
+ * hand edits on both management nodes found by refresh and put back; a change reviewed and
+ * applied with examples/ci/review.sh (its pins read on mnA, mnB and Confluent; a node edited by
+ * hand on mnB after the review refuses the apply); a bad value on mnB refused at preview; objects made by hand on mnB taken over with `adopt: true`, and one on mnB and one on
  * Confluent imported by id through their providers; a timeout and a cancel of a Deployment on mnB
  * and on Confluent in the same runs; destroy. Emulator latency stays off: no step is about it.
  *
@@ -21,6 +22,8 @@ import { type RunningConfluentEmulator, startConfluentEmulator } from "../../src
 import { type RunningEmulator, startEmulator } from "../../src/emulator";
 import { diagnosticsOf } from "./support/engine-output";
 import { PulumiWorkspace } from "./support/pulumi-workspace";
+
+const reviewScript = resolve(import.meta.dirname, "../../examples/ci/review.sh");
 
 const PASSWORD_A = "xp-a-Pw-6120";
 const PASSWORD_B = "xp-b-Pw-7342";
@@ -387,6 +390,70 @@ describe("every kind through explicit providers: two xCAT management nodes and C
     expect(emulatorAttr(mnB, "node", "bvm01", "vmmemory")).toBe("2048");
     // Confluent was read, not written.
     expect(confluentWrites(cf)).toBe(beforeC);
+  });
+
+  it("review.sh pins each node on its own provider's server: a node edited by hand on mnB after the review refuses the apply, naming node and provider; then the reviewed plan applies on all three", async () => {
+    // The pull request: a room on mnA and on mnB, an address on Confluent.
+    const reviewed = baseProgram
+      .replace("bmc: 127.0.10.1\n        room: hall-a", "bmc: 127.0.10.1\n        room: hall-a2")
+      .replace("bmc: 127.0.10.12\n        room: hall-b", "bmc: 127.0.10.12\n        room: hall-b2")
+      .replace("ip: 10.3.0.1\n", "ip: 10.3.0.2\n");
+    writeFileSync(project, reviewed);
+    // Confluent deploys by profile: rollC's image is none of the stack's Osimages, so the policy
+    // pack's deployment-image-declared is told it is made outside the stack, as a site would.
+    const policyConfig = join(ws.programDir, "policy-config.json");
+    writeFileSync(
+      policyConfig,
+      JSON.stringify({ "deployment-image-declared": { externalImages: ["rocky-9.4-x86_64-default"] } }),
+    );
+    // The stack's own management node (XCAT_*) is mnA's, as a CI job's secrets would give it; no
+    // resource uses it, and with it set review.sh starts no emulator.
+    const script = (mode: string) =>
+      ws.exec("bash", [reviewScript, mode], {
+        allowFailure: true,
+        env: {
+          STACK: ws.stackName,
+          POLICY_CONFIG: policyConfig,
+          XCAT_URL: mnA.url,
+          XCAT_USERNAME: "root",
+          XCAT_PASSWORD: PASSWORD_A,
+        },
+      });
+    const review = await script("preview");
+    expect(review.exitCode, review.stdout + review.stderr).toBe(0);
+    const pinned = review.stdout.slice(review.stdout.indexOf("Pinned for the apply"));
+    expect(pinned).toMatch(/^ {2}a01 on provider mnA \(http:\/\/127\.0\.0\.1:\d+\S*, xCAT\) room hall-a$/m);
+    expect(pinned).toMatch(/^ {2}b02 on provider mnB \(http:\/\/127\.0\.0\.1:\d+\S*, xCAT\) room hall-b$/m);
+    expect(pinned).toMatch(
+      /^ {2}c01 on provider cf \(http:\/\/127\.0\.0\.1:\d+\S*, Confluent\) ip 10\.3\.0\.1$/m,
+    );
+
+    // After the approval, b02's room is changed by hand on mnB.
+    await adminB.nodes.update("b02", { room: "moved-after-review" });
+    const before = [writes(mnA), writes(mnB), confluentWrites(cf)];
+    const refused = await script("up");
+    expect(refused.exitCode, refused.stdout + refused.stderr).toBe(4);
+    expect(refused.stderr).toMatch(
+      /b02 on provider mnB \(http:\/\/127\.0\.0\.1:\d+\S*, xCAT\) room: reviewed hall-b, now moved-after-review/,
+    );
+    expect(refused.stderr).not.toMatch(/a01|c01/);
+    expect(refused.stderr).toContain("Nothing was applied");
+    expect([writes(mnA), writes(mnB), confluentWrites(cf)]).toEqual(before);
+
+    // The room back as reviewed: the plan applies, each change on its own server.
+    await adminB.nodes.update("b02", { room: "hall-b" });
+    const applied = await script("up");
+    expect(applied.exitCode, applied.stdout + applied.stderr).toBe(0);
+    expect(applied.stdout).toContain("The values the review pinned still hold (3).");
+    expect(await ws.lastChanges()).toMatchObject({ update: 3 });
+    expect(emulatorAttr(mnA, "node", "a01", "room")).toBe("hall-a2");
+    expect(emulatorAttr(mnB, "node", "b02", "room")).toBe("hall-b2");
+    expect(emulatorAttr(mnA, "node", "b02", "room")).toBeUndefined();
+    expect(cf.state.nodeAttributes("c01")?.["net.ipv4_address"]).toMatchObject({ value: "10.3.0.2" });
+    for (const text of [review.stdout, review.stderr, refused.stderr, applied.stdout, applied.stderr])
+      for (const password of [PASSWORD_A, PASSWORD_B, PASSWORD_C]) expect(text).not.toContain(password);
+    // The later steps start from the program as applied.
+    baseProgram = reviewed;
   });
 
   it("a bad value on a resource of mnB's provider is refused at preview, naming resource and field, and nothing is written", async () => {

@@ -3,13 +3,15 @@
  * through the real engine and the packed package's bin, as a user runs them:
  * - a Deployment of r02n[01-10] (a noderange) on the default provider: review --fail-on reimage
  *   exits 3 naming the 10 nodes (the issue's plan printed `+ 1 index:Deployment` and exited 0),
- *   and drift then says all 10 nodes are under code (it said "0 of 36");
+ *   and drift then says all 10 nodes are under code (it said "0 of 36"); a reviewed plan of that
+ *   stack applied with examples/ci/review.sh, refused first while a reviewed value is edited by
+ *   hand on the management node (support-matrix.md N16);
  * - two xCAT management nodes and a Confluent server, an explicit provider each
  *   (test/e2e/programs/native-review-mns): drift lists each and counts coverage per management
  *   node (a node b01 made by hand on mnA is not under code there because b01 is on mnB), review
  *   names the providers of a change on mnA and mnC, and no password shows in any output.
  */
-import { copyFile, writeFile } from "node:fs/promises";
+import { copyFile, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { XcatClient } from "../../src/client";
@@ -19,6 +21,7 @@ import { EMULATOR_DEFAULT_PASSWORD, type RunningEmulator, startEmulator } from "
 import { PulumiWorkspace } from "./support/pulumi-workspace";
 
 const programs = resolve(import.meta.dirname, "programs");
+const reviewScript = resolve(import.meta.dirname, "../../examples/ci/review.sh");
 /** pulumi-resource-xcat and pulumi-xcat from the installed package, as `npm install` puts them on a project's PATH. */
 const onPath = () => ({
   PATH: `${join(inject("e2eSandbox"), "node_modules", ".bin")}:${process.env.PATH ?? ""}`,
@@ -106,6 +109,47 @@ describe("a YAML Deployment of 10 nodes on the stack's management node", () => {
       "? 1 node on the stack's management node not managed by the stack: hand01",
     );
     expect(found.stdout).toContain("10 of 11 nodes under code on the stack's management node");
+  });
+
+  it("review.sh applies a reviewed plan on the YAML stack, refusing it first while a reviewed value is edited by hand", async () => {
+    const program = join(workspace.programDir, "Pulumi.yaml");
+    await writeFile(program, (await readFile(program, "utf8")).replace("ip: 10.2.0.3\n", "ip: 10.2.0.33\n"));
+    const script = (mode: string) =>
+      workspace.exec("bash", [reviewScript, mode], {
+        allowFailure: true,
+        env: {
+          STACK: workspace.stackName,
+          XCAT_URL: emulator.url,
+          XCAT_USERNAME: "root",
+          XCAT_PASSWORD: EMULATOR_DEFAULT_PASSWORD,
+        },
+      });
+    const review = await script("preview");
+    expect(review.exitCode, review.stdout + review.stderr).toBe(0);
+    expect(review.stdout).toContain("~ ip: 10.2.0.3 → 10.2.0.33 on r02n03 (1 node)");
+    expect(review.stdout).toContain("  r02n03 ip 10.2.0.3\n");
+
+    const admin = new XcatClient({
+      url: emulator.url,
+      username: "root",
+      password: EMULATOR_DEFAULT_PASSWORD,
+    });
+    try {
+      await admin.nodes.update("r02n03", { ip: "10.2.0.99" });
+      const refused = await script("up");
+      expect(refused.exitCode, refused.stdout + refused.stderr).toBe(4);
+      expect(refused.stderr).toContain("r02n03 ip: reviewed 10.2.0.3, now 10.2.0.99");
+      expect(refused.stdout).not.toContain("Updating (");
+      expect(emulator.state.getObject("node", "r02n03")).toMatchObject({ ip: "10.2.0.99" });
+      await admin.nodes.update("r02n03", { ip: "10.2.0.3" });
+    } finally {
+      await admin.close();
+    }
+    const applied = await script("up");
+    expect(applied.exitCode, applied.stdout + applied.stderr).toBe(0);
+    expect(applied.stdout).toContain("The values the review pinned still hold (1).");
+    expect(await workspace.lastChanges()).toMatchObject({ update: 1 });
+    expect(emulator.state.getObject("node", "r02n03")).toMatchObject({ ip: "10.2.0.33" });
   });
 });
 

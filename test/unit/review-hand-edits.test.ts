@@ -52,13 +52,17 @@ describe("a review of a refreshing preview", () => {
 
   it("pins every attribute of a node it refreshes, as the refresh exposes them all to the apply", () => {
     expect(
-      Object.fromEntries([...pinTargets(preview)].map(([node, set]) => [node, [...set].sort()])),
+      Object.fromEntries(
+        [...(pinTargets(preview).get("")?.nodes ?? [])].map(([node, set]) => [node, [...set].sort()]),
+      ),
     ).toEqual({
       login01: ["arch", "bmc", "ip", "mac", "mgt"],
     });
     // Without hand edits only what the change writes (issue #37 item 1).
     expect(
-      Object.fromEntries([...pinTargets(withoutRefresh)].map(([node, set]) => [node, [...set]])),
+      Object.fromEntries(
+        [...(pinTargets(withoutRefresh).get("")?.nodes ?? [])].map(([node, set]) => [node, [...set]]),
+      ),
     ).toEqual({
       login01: ["arch", "bmc", "ip"],
     });

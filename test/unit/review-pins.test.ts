@@ -1,17 +1,48 @@
 /**
  * Issue #37 item 1: which values a reviewed plan pins, and when a pin counts as moved
- * (src/cli/pins/review-pins.ts). The whole path, review.sh preview → hand edit → review.sh up,
- * is in test/e2e/review-signoff.test.ts.
+ * (src/cli/pins/review-pins.ts); issue #36 (support-matrix.md N16): each node pinned on the
+ * management node its resource writes to. The whole path, review.sh preview → hand edit →
+ * review.sh up, is in test/e2e/review-signoff.test.ts (TypeScript), native-review-drift.test.ts
+ * (YAML) and explicit-providers.test.ts (explicit providers, two MNs, xCAT and Confluent).
  */
 import { describe, expect, it } from "vitest";
 import {
+  describeGone,
   describeMoved,
   describePin,
   makePins,
   movedPins,
+  nodesOf,
   pinnedValue,
+  pinsByManagementNode,
   pinTargets,
 } from "../../src/cli/pins/review-pins";
+
+const PROVIDER_B = "urn:pulumi:dev::lab::pulumi:providers:xcat::mnB";
+const PROVIDER_C = "urn:pulumi:dev::lab::pulumi:providers:xcat::cf";
+
+/** A native node update on an explicit provider, as `preview --json` shows it. */
+const nativeStep = (
+  name: string,
+  provider: string,
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+) => ({
+  op: "update",
+  urn: `urn:pulumi:dev::lab::xcat:index:Node::${name}`,
+  oldState: { provider: `${provider}::id-1`, inputs: { name, attributes: before } },
+  newState: { provider: `${provider}::id-1`, inputs: { name, attributes: after } },
+});
+
+/** The nodes and attributes of pinTargets, by management node key, as plain values. */
+function plainTargets(preview: unknown) {
+  return Object.fromEntries(
+    [...pinTargets(preview)].map(([key, target]) => [
+      key,
+      Object.fromEntries([...target.nodes].map(([node, set]) => [node, [...set].sort()])),
+    ]),
+  );
+}
 
 const nodeStep = (
   op: string,
@@ -27,7 +58,7 @@ const nodeStep = (
 });
 
 describe("pinTargets", () => {
-  it("pins the attributes each node update changes, and nothing of creates, deletes, other kinds or other connections", () => {
+  it("pins the attributes each node update changes, each on its node's management node, and nothing of creates, deletes or other kinds", () => {
     const preview = {
       steps: [
         nodeStep(
@@ -46,12 +77,42 @@ describe("pinTargets", () => {
         },
       ],
     };
-    expect(pinTargets(preview)).toEqual(
-      new Map([
-        ["login01", new Set(["bmc"])],
-        ["login02", new Set(["rack", "room"])],
-      ]),
-    );
+    expect(plainTargets(preview)).toEqual({
+      "": { login01: ["bmc"], login02: ["rack", "room"] },
+      // A node with its own connection is pinned on that server, read with the state's account.
+      "https://other": { far01: ["bmc"] },
+    });
+    expect(pinTargets(preview).get("https://other")).toMatchObject({
+      route: { via: "connection", url: "https://other" },
+      resource: "urn:pulumi:dev::lab::pulumi-nodejs:dynamic/xcat:Node::far01",
+    });
+  });
+
+  it("pins a node of an explicit provider on that provider, a same-named node of another apart", () => {
+    const preview = {
+      steps: [
+        nativeStep("b01", PROVIDER_B, { room: "hall-b" }, { room: "hall-b2" }),
+        nativeStep("b01", PROVIDER_C, { ip: "10.3.0.1" }, { ip: "10.3.0.2" }),
+        {
+          op: "same",
+          urn: PROVIDER_C,
+          type: "pulumi:providers:xcat",
+          newState: {
+            urn: PROVIDER_C,
+            inputs: { url: "https://cf:4005/confluent-api", backend: "confluent" },
+          },
+        },
+      ],
+    };
+    expect(plainTargets(preview)).toEqual({
+      [PROVIDER_B]: { b01: ["room"] },
+      [PROVIDER_C]: { b01: ["ip"] },
+    });
+    expect(pinTargets(preview).get(PROVIDER_C)).toMatchObject({
+      route: { via: "provider", urn: PROVIDER_C },
+      url: "https://cf:4005/confluent-api",
+      backend: "confluent",
+    });
   });
 
   it("finds the attributes when the engine names only `attributes` (the native provider's diffReasons)", () => {
@@ -59,7 +120,7 @@ describe("pinTargets", () => {
       ...nodeStep("update", "n01", { ip: "1", mac: "m" }, { ip: "2", mac: "m" }),
       diffReasons: ["attributes"],
     };
-    expect(pinTargets({ steps: [step] })).toEqual(new Map([["n01", new Set(["ip"])]]));
+    expect(plainTargets({ steps: [step] })).toEqual({ "": { n01: ["ip"] } });
   });
 });
 
@@ -74,7 +135,10 @@ describe("pins", () => {
       { node: "login01", attribute: "bmcpassword", reviewed: pinnedValue("bmcpassword", "hunter2") },
     ]);
     expect(JSON.stringify(pins)).not.toContain("hunter2");
-    expect(pins.map(describePin)).toEqual(["login01 bmc 10.1.200.1", "login01 bmcpassword [secret]"]);
+    expect(pins.map((pin) => describePin(pin))).toEqual([
+      "login01 bmc 10.1.200.1",
+      "login01 bmcpassword [secret]",
+    ]);
   });
 
   it("hold while the cluster reads as reviewed; a moved one is named with both values", () => {
@@ -82,14 +146,51 @@ describe("pins", () => {
     const moved = movedPins(pins, (_node, attribute) =>
       attribute === "bmc" ? "10.1.200.99" : (cluster[attribute] ?? ""),
     );
-    expect(moved.map(describeMoved)).toEqual(["login01 bmc: reviewed 10.1.200.1, now 10.1.200.99"]);
+    expect(moved.map((entry) => describeMoved(entry))).toEqual([
+      "login01 bmc: reviewed 10.1.200.1, now 10.1.200.99",
+    ]);
   });
 
   it("name a changed secret without its values, and a cleared value as (none)", () => {
     const moved = movedPins(pins, (_node, attribute) => (attribute === "bmc" ? "" : "changed"));
-    expect(moved.map(describeMoved)).toEqual([
+    expect(moved.map((entry) => describeMoved(entry))).toEqual([
       "login01 bmc: reviewed 10.1.200.1, now (none)",
       "login01 bmcpassword: reviewed [secret], now [secret] (a secret: changed, values not shown)",
     ]);
+  });
+});
+
+describe("pins of several management nodes", () => {
+  const names = {
+    [PROVIDER_B]: {
+      route: { via: "provider" as const, urn: PROVIDER_B },
+      name: "provider mnB (http://127.0.0.1:1, xCAT)",
+    },
+  };
+  const onStack = makePins(new Map([["login01", new Set(["bmc"])]]), () => "10.1.200.1");
+  const onB = makePins(new Map([["b02", new Set(["room"])]]), () => "hall-b", PROVIDER_B);
+
+  it("record the management node of each pin, none for the stack's own, and group by it", () => {
+    expect(onStack).toEqual([{ node: "login01", attribute: "bmc", reviewed: "10.1.200.1" }]);
+    expect(onB).toEqual([{ node: "b02", attribute: "room", reviewed: "hall-b", at: PROVIDER_B }]);
+    expect(pinsByManagementNode([...onStack, ...onB])).toEqual(
+      new Map([
+        ["", onStack],
+        [PROVIDER_B, onB],
+      ]),
+    );
+    expect(nodesOf(onB)).toEqual(new Map([["b02", new Set(["room"])]]));
+  });
+
+  it("name the node's management node when it is not the stack's", () => {
+    const [moved] = movedPins(onB, () => "moved-by-hand");
+    if (moved === undefined) throw new Error("the pin moved");
+    expect(describeMoved(moved, names)).toBe(
+      "b02 on provider mnB (http://127.0.0.1:1, xCAT) room: reviewed hall-b, now moved-by-hand",
+    );
+    expect(describePin(moved.pin, names)).toBe("b02 on provider mnB (http://127.0.0.1:1, xCAT) room hall-b");
+    expect(describeGone(moved.pin, names)).toBe(
+      "b02 on provider mnB (http://127.0.0.1:1, xCAT) room: reviewed hall-b, now the node is not defined on the management node",
+    );
   });
 });

@@ -6,8 +6,12 @@ import {
   invalidResources,
   isLiteral,
   otherResourceFailures,
+  stackOfUrn,
+  stackProviderOf,
   yamlProgramResources,
 } from "../../src/native/yaml-program-check";
+
+const XCAT = { backend: "xcat", confluentOmit: [] } as const;
 
 const fourMistakes = resolve(import.meta.dirname, "../e2e/programs/all-errors-yaml");
 
@@ -27,7 +31,7 @@ describe("the YAML program's other invalid resources", () => {
     const others = invalidResources(
       resources ?? [],
       { type: "xcat:index:Node", name: "cn01" },
-      { stack: "xcat" },
+      { stack: XCAT },
     );
     expect(others.map((other) => `${other.type} ${other.name}`)).toEqual([
       "xcat:index:Node cn02",
@@ -64,7 +68,7 @@ describe("the YAML program's other invalid resources", () => {
     const except = { type: "xcat:index:Node", name: "none" };
     // An explicit provider process does not know the default provider's backend: d is skipped.
     expect(invalidResources(resources, except, { stack: undefined }).map((r) => r.name)).toEqual(["a"]);
-    expect(invalidResources(resources, except, { stack: "xcat" }).map((r) => r.name)).toEqual(["a", "d"]);
+    expect(invalidResources(resources, except, { stack: XCAT }).map((r) => r.name)).toEqual(["a", "d"]);
     expect(yamlProgramResources(program({ "Pulumi.yaml": "name: p\nruntime: nodejs\n" }))).toBeUndefined();
     expect(yamlProgramResources(program({}))).toBeUndefined();
   });
@@ -78,8 +82,84 @@ describe("the YAML program's other invalid resources", () => {
     const others = invalidResources(
       yamlProgramResources(dir) ?? [],
       { type: "x", name: "y" },
-      { stack: "xcat" },
+      { stack: XCAT },
     );
     expect(others.map((other) => other.name)).toEqual(["n"]);
+  });
+});
+
+describe("the default provider's backend, read by an explicit provider's process", () => {
+  const urn = "urn:pulumi:dev::p::xcat:index:Node::n1";
+
+  it("is the stack config's xcat:backend, else the project's default, else XCAT_BACKEND, else xcat", () => {
+    expect(stackOfUrn(urn)).toBe("dev");
+    const onStack = program({
+      "Pulumi.yaml": "name: p\nruntime: yaml\n",
+      "Pulumi.dev.yaml": "config:\n  xcat:backend: confluent\n  xcat:url: https://cf:4005\n",
+    });
+    expect(stackProviderOf(onStack, "dev", { XCAT_BACKEND: "xcat" })).toEqual({
+      backend: "confluent",
+      confluentOmit: [],
+    });
+    const projectDefault = program({
+      "Pulumi.yaml": "name: p\nruntime: yaml\nconfig:\n  xcat:backend:\n    value: confluent\n",
+    });
+    expect(stackProviderOf(projectDefault, "dev", {})?.backend).toBe("confluent");
+    const none = program({ "Pulumi.yaml": "name: p\nruntime: yaml\n" });
+    expect(
+      stackProviderOf(none, "dev", { XCAT_BACKEND: "confluent", XCAT_CONFLUENT_OMIT: "netboot" }),
+    ).toEqual({
+      backend: "confluent",
+      confluentOmit: ["netboot"],
+    });
+    expect(stackProviderOf(none, "dev", {})).toEqual(XCAT);
+    const listed = program({
+      "Pulumi.yaml": "name: p\nruntime: yaml\n",
+      "Pulumi.dev.yaml": "config:\n  xcat:backend: confluent\n  xcat:confluentOmit:\n    - postscripts\n",
+    });
+    expect(stackProviderOf(listed, "dev", {})).toEqual({
+      backend: "confluent",
+      confluentOmit: ["postscripts"],
+    });
+  });
+
+  it("checks each resource as its own provider would: its backend, its confluentOmit, its advice", () => {
+    const dir = program({
+      "Pulumi.yaml": [
+        "name: p",
+        "runtime: yaml",
+        "resources:",
+        "  cf: { type: 'pulumi:providers:xcat', properties: { backend: confluent, confluentOmit: [netboot] } }",
+        "  c1: { type: 'xcat:index:Node', properties: { groups: [all], attributes: { netboot: xnba, postscripts: s } }, options: { provider: '${cf}' } }",
+        "  d1: { type: 'xcat:index:Node', properties: { groups: [all], attributes: { postbootscripts: s } } }",
+      ].join("\n"),
+    });
+    const resources = yamlProgramResources(dir) ?? [];
+    const others = invalidResources(
+      resources,
+      { type: "x", name: "y" },
+      { stack: { backend: "confluent", confluentOmit: [] } },
+    );
+    const reasons = otherResourceFailures(others).map((failure) => failure.reason);
+    // netboot is left out by cf's confluentOmit: only postscripts is refused, with cf's advice.
+    expect(reasons).toHaveLength(2);
+    expect(reasons[0]).toMatch(/resource 'c1'.*'postscripts' has no counterpart on Confluent.*provider 'cf'/);
+    expect(reasons[0]).not.toMatch(/netboot/);
+    expect(reasons[1]).toMatch(
+      /resource 'd1'.*'postbootscripts' has no counterpart.*pulumi config set xcat:confluentOmit/,
+    );
+  });
+
+  it("is unknown when the files cannot say: an ESC environment, an encrypted value", () => {
+    const esc = program({
+      "Pulumi.yaml": "name: p\nruntime: yaml\n",
+      "Pulumi.dev.yaml": "environment:\n  - site/cluster\n",
+    });
+    expect(stackProviderOf(esc, "dev", {})).toBeUndefined();
+    const encrypted = program({
+      "Pulumi.yaml": "name: p\nruntime: yaml\n",
+      "Pulumi.dev.yaml": "config:\n  xcat:backend:\n    secure: AAABAKz\n",
+    });
+    expect(stackProviderOf(encrypted, "dev", {})).toBeUndefined();
   });
 });

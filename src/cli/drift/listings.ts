@@ -38,19 +38,25 @@ export async function readConfluentListing(client: ConfluentClient): Promise<Lis
   return { nodes, groups: new Map(), osimages: [], networks: [], policies: new Map() };
 }
 
+/** A client for the Confluent server `settings` reach (their backend is `confluent`). */
+export function confluentClientFor(settings: ProviderSettings): ConfluentClient {
+  const connection = settings.connection;
+  if (!connection?.username || !connection.password) {
+    throw new ProviderConfigError(
+      `no credentials for ${connection?.url ?? "the Confluent server"}: Confluent takes a user and password.`,
+    );
+  }
+  return new ConfluentClient({
+    ...confluentClientOptionsOf(connection, connection.username, connection.password, settings.urlAsGiven),
+    ...(settings.requestTimeoutMs !== undefined ? { requestTimeoutMs: settings.requestTimeoutMs } : {}),
+  });
+}
+
 /** Lists the management node `settings` reach, by their backend (xCAT unless `confluent`). */
 export async function listManagementNode(settings: ProviderSettings): Promise<Listing> {
   const connection = settings.connection;
   if (connection?.backend === "confluent") {
-    if (!connection.username || !connection.password) {
-      throw new ProviderConfigError(
-        `no credentials for ${connection.url}: Confluent takes a user and password.`,
-      );
-    }
-    const client = new ConfluentClient({
-      ...confluentClientOptionsOf(connection, connection.username, connection.password),
-      ...(settings.requestTimeoutMs !== undefined ? { requestTimeoutMs: settings.requestTimeoutMs } : {}),
-    });
+    const client = confluentClientFor(settings);
     try {
       return await readConfluentListing(client);
     } finally {

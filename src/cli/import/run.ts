@@ -246,7 +246,7 @@ async function runConfluent(args: ImportArgs, settings: ProviderSettings, starte
       "Confluent takes a user and password: give --username and --password-file (or XCAT_PASSWORD)",
     );
   const client = new ConfluentClient(
-    confluentClientOptionsOf(connection, connection.username, connection.password),
+    confluentClientOptionsOf(connection, connection.username, connection.password, settings.urlAsGiven),
   );
   try {
     const excluded = (name: string) => args.exclude.some((pattern) => pattern.test(name));

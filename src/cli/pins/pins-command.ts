@@ -1,27 +1,34 @@
 /**
  * `pulumi-xcat pins save|check`: what review.sh runs around a reviewed plan (review-pins.ts says
- * why). `save` reads, from the stack's management node, every node attribute the plan changes and
- * writes them with the plan's checksum; `check` reads them again before `pulumi up --plan` and
- * refuses when one moved, naming node and attribute. Both only read: one
- * `GET /tables/<tables>/rows` each, however many nodes.
+ * why). `save` reads every node attribute the plan changes from the management node the node's
+ * resource writes to (the stack's own, an explicit provider's, a `connection`'s) and writes them
+ * with the plan's checksum; `check` reads them again before `pulumi up --plan` and refuses when
+ * one moved, naming node, management node and attribute. Both only read: on xCAT one
+ * `GET /tables/<tables>/rows` per management node, however many nodes (node-values.ts).
  *
  * Exit codes: 0 saved / every pin holds; 2 bad arguments, unreadable files or the management node
  * could not be read; 4 a pin moved, or the pins are not of this plan (review.sh's "run the review
  * again").
  */
 import { readFile, writeFile } from "node:fs/promises";
-import type { XcatClient } from "../../client";
+import { compareStrings } from "../../contract/noderange";
+import type { ProviderSettings } from "../../provider/config";
 import { handEditTargets } from "../review/hand-edits";
 import { changedPaths, valueAt } from "../review/plan-summary";
+import { describeManagementNode, nameOfUrn, STACK_MANAGEMENT_NODE } from "../stack-resources";
 import {
   describeGone,
   describeMoved,
   describePin,
   makePins,
   movedPins,
+  nodesOf,
   PINS_VERSION,
   type Pin,
+  type PinnedManagementNode,
   type PinsFile,
+  type PinTarget,
+  pinsByManagementNode,
   pinTargets,
   planChecksum,
 } from "./review-pins";
@@ -33,48 +40,65 @@ const HELP = `Usage: pulumi-xcat pins save <preview.json> --plan <plan.json> --o
        pulumi-xcat pins check <pins.json> --plan <plan.json>
        pulumi-xcat pins targets <pins.json> --plan <plan.json>
 
-save     reads, from the stack's management node, the values xCAT holds now for every node
-         attribute the plan changes, and writes them with the plan's checksum (secrets as digests)
+save     reads, from the management node of each node's resource (the stack's, an explicit
+         provider's, a connection's), the values it holds now for every node attribute the plan
+         changes, and writes them with the plan's checksum (secrets as digests)
          and the resources the plan puts back after a hand edit (seen by \`pulumi preview --refresh\`)
 check    reads them again and exits ${EXIT_MOVED}, naming node and attribute, when one moved since the
          review (or the pins are of another plan); run it just before \`pulumi up --plan\`
 targets  prints the URNs to refresh (\`pulumi refresh --target\`) before the apply, one a line:
          the resources the reviewed plan puts back after a hand edit
 
-Run it where \`pulumi preview\` ran (the stack config xcat:*, else XCAT_* variables).
+Run it where \`pulumi preview\` ran (the stack config xcat:*, else XCAT_* variables; explicit
+providers' and connections' accounts are read from the stack's state, as \`pulumi stack export
+--show-secrets\` shows them).
 `;
 
-async function readValues(
-  client: XcatClient,
-  pins: ReadonlyMap<string, ReadonlySet<string>>,
-): Promise<{ value: (node: string, attribute: string) => string; defined: (node: string) => boolean }> {
-  const { readClusterFacts } = await import("../review/cluster-reads.js");
-  const attributes = [...new Set([...pins.values()].flatMap((set) => [...set]))];
-  const facts = await readClusterFacts(client, attributes);
-  return {
-    value: (node, attribute) => facts.value(node, attribute).value,
-    defined: (node) => facts.isNode(node),
+/** Reads the stack's state once, when a pin of a provider or a connection needs its credentials. */
+function stateOf(stack: string | undefined): () => Promise<unknown> {
+  let exported: Promise<unknown> | undefined;
+  return () => {
+    if (stack === undefined) return Promise.reject(new Error("the preview names no stack"));
+    exported ??= import("../provider-settings.js").then(({ exportStack }) => exportStack(stack));
+    return exported;
   };
 }
 
-async function withClient<T>(
+/**
+ * The settings of the management node a pin key names: the stack's own from its config (then
+ * `XCAT_*`), an explicit provider's from its arguments in the state, a connection from the state
+ * of the resource that holds it (provider-settings.ts; the same reads as drift and review).
+ */
+async function settingsOf(
+  key: string,
+  node: Pick<PinnedManagementNode, "route" | "resource"> | undefined,
   connection: Readonly<Record<string, unknown>>,
   stack: string | undefined,
-  use: (client: XcatClient) => Promise<T>,
-): Promise<T> {
-  const { clientForStackConfig } = await import("../review/cluster-reads.js");
-  const client = await clientForStackConfig(connection, stack);
-  try {
-    return await use(client);
-  } finally {
-    await client.close();
+  state: () => Promise<unknown>,
+): Promise<ProviderSettings> {
+  if (key === STACK_MANAGEMENT_NODE || node === undefined || node.route.via === "stack") {
+    const { settingsForStackConfig } = await import("../review/cluster-reads.js");
+    return settingsForStackConfig(connection, stack);
   }
+  const { connectionSettings, explicitProviderSettings } = await import("../provider-settings.js");
+  if (node.route.via === "provider") {
+    const found = explicitProviderSettings(await state()).get(node.route.urn);
+    if (found === undefined) throw new Error(`the state holds no provider ${nameOfUrn(node.route.urn)}`);
+    return found;
+  }
+  const found = node.resource === undefined ? undefined : connectionSettings(await state(), node.resource);
+  if (found === undefined) throw new Error(`the state holds no connection to ${node.route.url}`);
+  return found;
 }
 
-function targetsOf(pins: readonly Pin[]): Map<string, Set<string>> {
-  const targets = new Map<string, Set<string>>();
-  for (const pin of pins) targets.set(pin.node, (targets.get(pin.node) ?? new Set()).add(pin.attribute));
-  return targets;
+/** A management node as messages name it, with the url and backend its settings give. */
+function nameOf(target: PinTarget, settings: ProviderSettings): string {
+  return describeManagementNode({
+    key: "",
+    route: target.route,
+    ...(settings.connection ? { url: settings.connection.url } : {}),
+    backend: settings.connection?.backend ?? "xcat",
+  });
 }
 
 function parseArgs(argv: readonly string[]): { positional: string[]; flags: Map<string, string> } {
@@ -101,23 +125,35 @@ async function save(file: string, plan: string, out: string): Promise<number> {
     Object.entries(preview.config ?? {}).filter(([key]) => key.startsWith("xcat:")),
   );
   const stack = stackOf(preview);
-  const targets = pinTargets(preview);
-  const pins =
-    targets.size === 0
-      ? []
-      : await withClient(connection, stack, async (client) =>
-          makePins(targets, (await readValues(client, targets)).value),
-        );
+  const state = stateOf(stack);
+  const pins: Pin[] = [];
+  const managementNodes: Record<string, PinnedManagementNode> = {};
+  // The stack's own first, then the others by key, so the file reads the same for the same plan.
+  const targets = [...pinTargets(preview)].sort(([a], [b]) => compareStrings(a, b));
+  for (const [key, target] of targets) {
+    const settings = await settingsOf(key, target, connection, stack, state);
+    const { readNodeValues } = await import("./node-values.js");
+    const values = await readNodeValues(settings, target.nodes);
+    pins.push(...makePins(target.nodes, values.value, key));
+    if (key !== STACK_MANAGEMENT_NODE) {
+      managementNodes[key] = {
+        route: target.route,
+        name: nameOf(target, settings),
+        ...(target.resource !== undefined ? { resource: target.resource } : {}),
+      };
+    }
+  }
   const written: PinsFile = {
     version: PINS_VERSION,
     planSha256: planChecksum(await readFile(plan)),
     stack,
     connection,
     pins,
+    managementNodes,
     refreshTargets,
   };
   await writeFile(out, `${JSON.stringify(written, null, 2)}\n`);
-  for (const pin of pins) process.stdout.write(`${describePin(pin)}\n`);
+  for (const pin of pins) process.stdout.write(`${describePin(pin, managementNodes)}\n`);
   return 0;
 }
 
@@ -152,20 +188,30 @@ async function check(file: string, plan: string): Promise<number> {
     return EXIT_MOVED;
   }
   if (pinsFile.pins.length === 0) return 0;
-  const targets = targetsOf(pinsFile.pins);
-  const read = await withClient(pinsFile.connection, pinsFile.stack, (client) => readValues(client, targets));
-  const moved = movedPins(pinsFile.pins, read.value);
-  if (moved.length === 0) {
+  const state = stateOf(pinsFile.stack);
+  const lines: string[] = [];
+  // Each management node is read for its own pins: a node is pinned where its resource writes.
+  for (const [key, pins] of pinsByManagementNode(pinsFile.pins)) {
+    const node = pinsFile.managementNodes[key];
+    const settings = await settingsOf(key, node, pinsFile.connection, pinsFile.stack, state);
+    const { readNodeValues } = await import("./node-values.js");
+    const read = await readNodeValues(settings, nodesOf(pins));
+    for (const entry of movedPins(pins, read.value)) {
+      lines.push(
+        read.defined(entry.pin.node)
+          ? describeMoved(entry, pinsFile.managementNodes)
+          : describeGone(entry.pin, pinsFile.managementNodes),
+      );
+    }
+  }
+  if (lines.length === 0) {
     process.stdout.write(`The values the review pinned still hold (${pinsFile.pins.length}).\n`);
     return 0;
   }
   process.stderr.write(
-    `Changed on the management node since the review (the plan would overwrite ${moved.length === 1 ? "it" : "them"} unseen):\n`,
+    `Changed on the management node since the review (the plan would overwrite ${lines.length === 1 ? "it" : "them"} unseen):\n`,
   );
-  for (const entry of moved) {
-    const text = read.defined(entry.pin.node) ? describeMoved(entry) : describeGone(entry.pin);
-    process.stderr.write(`  ${text}\n`);
-  }
+  for (const line of lines) process.stderr.write(`  ${line}\n`);
   process.stderr.write("Nothing was applied.\n");
   return EXIT_MOVED;
 }

@@ -13,6 +13,11 @@
  * every attribute it declares would be written from the program: all of them are pinned, and the
  * pins file lists the resources to refresh (`refreshTargets`), tied to the plan by its checksum.
  *
+ * Each node is pinned on the management node its resource writes to (issue #36, support-matrix.md
+ * N16): the stack's own (its config `xcat:*`), an explicit `pulumi:providers:xcat` (by its URN),
+ * or a TypeScript resource's own `connection` (stack-resources.ts says how each shows in the
+ * preview). A pin records which; the stack's own pins carry no `at`, as before.
+ *
  * Pure: the reads come in as functions, so every case is unit-tested.
  */
 import { createHash } from "node:crypto";
@@ -27,9 +32,16 @@ import {
   shortType,
   valueAt,
 } from "../review/plan-summary";
+import {
+  explicitProviders,
+  type ManagementNodeRoute,
+  managementNodeKey,
+  managementNodeOf,
+  STACK_MANAGEMENT_NODE,
+} from "../stack-resources";
 
 /** The pins file's format version: a file of another version is refused, not guessed at. */
-export const PINS_VERSION = 2;
+export const PINS_VERSION = 3;
 
 /** One node attribute the plan writes, and what xCAT held for it when the review read it. */
 export interface Pin {
@@ -37,6 +49,17 @@ export interface Pin {
   readonly attribute: string;
   /** The value read ("" = unset); for a secret attribute, `sha256:<hex>` of it, never the value. */
   readonly reviewed: string;
+  /** The key of its management node in {@link PinsFile.managementNodes}; absent: the stack's own. */
+  readonly at?: string;
+}
+
+/** A management node other than the stack's own that pins were read from. */
+export interface PinnedManagementNode {
+  readonly route: ManagementNodeRoute;
+  /** As messages name it: `provider mnB (http://…, xCAT)`. */
+  readonly name: string;
+  /** For a `connection`: the URN of a resource whose state holds it (its credentials are read there). */
+  readonly resource?: string;
 }
 
 export interface PinsFile {
@@ -47,27 +70,53 @@ export interface PinsFile {
   /** The stack config's `xcat:*` keys as the preview showed them (secrets as `[secret]`). */
   readonly connection: Readonly<Record<string, unknown>>;
   readonly pins: readonly Pin[];
+  /** The management nodes the pins' `at` name, by key (stack-resources.ts managementNodeKey). */
+  readonly managementNodes: Readonly<Record<string, PinnedManagementNode>>;
   /** The resources the change puts back after a hand edit: refreshed just before the apply. */
   readonly refreshTargets: readonly string[];
 }
 
-/** What to pin: the node attributes each update step of the stack's own management node changes. */
-export function pinTargets(preview: unknown): Map<string, Set<string>> {
-  const targets = new Map<string, Set<string>>();
+/** The nodes to pin on one management node, and what is known of it from the preview. */
+export interface PinTarget {
+  readonly route: ManagementNodeRoute;
+  /** Its url and backend as the preview shows them (a provider's only when the preview lists it). */
+  readonly url?: string;
+  readonly backend?: string;
+  /** For a `connection`: the URN of the first resource that holds it. */
+  readonly resource?: string;
+  /** Node name → the attributes to pin. */
+  readonly nodes: Map<string, Set<string>>;
+}
+
+/**
+ * What to pin: the node attributes each update step changes, by the key of the management node
+ * the node's resource writes to ({@link STACK_MANAGEMENT_NODE} for the stack's own).
+ */
+export function pinTargets(preview: unknown): Map<string, PinTarget> {
+  const targets = new Map<string, PinTarget>();
   const steps = (preview as { steps?: PreviewStep[] } | null)?.steps ?? [];
+  const config = (preview as { config?: Record<string, unknown> } | null)?.config ?? {};
+  const providers = explicitProviders(steps);
   const recorded = recordedStates(preview);
   for (const step of steps) {
     if (step.op !== "update" || shortType(step) !== "xcat:Node") continue;
-    const inputs = step.newState?.inputs ?? step.oldState?.inputs;
-    // A node with its own connection lives on another management node than the one pins read.
-    if (inputs?.connection !== undefined && inputs.connection !== null) continue;
     const handEdited = handEditOf(step, recorded, changedPaths(step), valueAt).kind !== "none";
     const attributes = handEdited ? declaredAttributes(step) : changedAttributes(step);
     if (attributes.length === 0) continue;
+    const node = managementNodeOf(step, providers, config);
+    const key = managementNodeKey(node.route);
+    const target = targets.get(key) ?? {
+      route: node.route,
+      ...(node.url !== undefined ? { url: node.url } : {}),
+      ...(node.backend !== undefined ? { backend: node.backend } : {}),
+      ...(node.route.via === "connection" && step.urn !== undefined ? { resource: step.urn } : {}),
+      nodes: new Map<string, Set<string>>(),
+    };
+    targets.set(key, target);
     const name = objectName(step);
-    const set = targets.get(name) ?? new Set<string>();
+    const set = target.nodes.get(name) ?? new Set<string>();
     for (const attribute of attributes) set.add(attribute);
-    targets.set(name, set);
+    target.nodes.set(name, set);
   }
   return targets;
 }
@@ -109,18 +158,40 @@ export function pinnedValue(attribute: string, value: string): string {
   return `sha256:${createHash("sha256").update(value).digest("hex")}`;
 }
 
-/** The pins of `targets`, with each value from `read` (xCAT's value now, "" when unset). */
+/**
+ * The pins of `targets` on one management node, with each value from `read` (its value now, ""
+ * when unset); `at` is the management node's key, left out for the stack's own.
+ */
 export function makePins(
   targets: ReadonlyMap<string, ReadonlySet<string>>,
   read: (node: string, attribute: string) => string,
+  at: string = STACK_MANAGEMENT_NODE,
 ): Pin[] {
   const pins: Pin[] = [];
   for (const node of [...targets.keys()].sort(compareStrings)) {
     for (const attribute of [...(targets.get(node) ?? [])].sort(compareStrings)) {
-      pins.push({ node, attribute, reviewed: pinnedValue(attribute, read(node, attribute)) });
+      const reviewed = pinnedValue(attribute, read(node, attribute));
+      pins.push({ node, attribute, reviewed, ...(at === STACK_MANAGEMENT_NODE ? {} : { at }) });
     }
   }
   return pins;
+}
+
+/** The pins by the key of their management node ({@link STACK_MANAGEMENT_NODE} for the stack's own). */
+export function pinsByManagementNode(pins: readonly Pin[]): Map<string, Pin[]> {
+  const grouped = new Map<string, Pin[]>();
+  for (const pin of pins) {
+    const key = pin.at ?? STACK_MANAGEMENT_NODE;
+    grouped.set(key, [...(grouped.get(key) ?? []), pin]);
+  }
+  return grouped;
+}
+
+/** Node → attributes of some pins: what to read again. */
+export function nodesOf(pins: readonly Pin[]): Map<string, Set<string>> {
+  const targets = new Map<string, Set<string>>();
+  for (const pin of pins) targets.set(pin.node, (targets.get(pin.node) ?? new Set()).add(pin.attribute));
+  return targets;
 }
 
 /** A pin whose value moved since the review. */
@@ -142,12 +213,25 @@ export function movedPins(
   return moved;
 }
 
-/** `login01 bmc: reviewed 10.1.200.1, now 10.1.200.99`; secrets as `[secret]`, unset as `(none)`. */
-export function describeMoved({ pin, now }: MovedPin): string {
+/** ` on provider mnB (http://…, xCAT)` for a pin of another management node than the stack's; "" for the stack's. */
+function onManagementNode(pin: Pin, managementNodes: PinsFile["managementNodes"]): string {
+  if (pin.at === undefined) return "";
+  return ` on ${managementNodes[pin.at]?.name ?? pin.at}`;
+}
+
+/**
+ * `login01 bmc: reviewed 10.1.200.1, now 10.1.200.99`; secrets as `[secret]`, unset as `(none)`;
+ * a node of another management node than the stack's is named with it (`b02 on provider mnB (…)`).
+ */
+export function describeMoved(
+  { pin, now }: MovedPin,
+  managementNodes: PinsFile["managementNodes"] = {},
+): string {
   const show = (value: string) =>
     value === "" ? "(none)" : isSecretAttribute(pin.attribute) ? "[secret]" : value;
   const secretNote = isSecretAttribute(pin.attribute) ? " (a secret: changed, values not shown)" : "";
-  return `${pin.node} ${pin.attribute}: reviewed ${show(pin.reviewed)}, now ${show(now)}${secretNote}`;
+  const where = onManagementNode(pin, managementNodes);
+  return `${pin.node}${where} ${pin.attribute}: reviewed ${show(pin.reviewed)}, now ${show(now)}${secretNote}`;
 }
 
 /** A pinned value as shown: `[secret]` for a secret, `(none)` when unset. */
@@ -155,14 +239,17 @@ function shownPinned(pin: Pin): string {
   return pin.reviewed === "" ? "(none)" : isSecretAttribute(pin.attribute) ? "[secret]" : pin.reviewed;
 }
 
-/** `login01 bmc 10.1.200.1`: a pin as the review lists it. */
-export function describePin(pin: Pin): string {
-  return `${pin.node} ${pin.attribute} ${shownPinned(pin)}`;
+/** `login01 bmc 10.1.200.1`: a pin as the review lists it (with its management node when not the stack's). */
+export function describePin(pin: Pin, managementNodes: PinsFile["managementNodes"] = {}): string {
+  return `${pin.node}${onManagementNode(pin, managementNodes)} ${pin.attribute} ${shownPinned(pin)}`;
 }
 
 /** A pin whose node is gone from the management node since the review. */
-export function describeGone(pin: Pin): string {
-  return `${pin.node} ${pin.attribute}: reviewed ${shownPinned(pin)}, now the node is not defined on the management node`;
+export function describeGone(pin: Pin, managementNodes: PinsFile["managementNodes"] = {}): string {
+  return (
+    `${pin.node}${onManagementNode(pin, managementNodes)} ${pin.attribute}: reviewed ${shownPinned(pin)}, ` +
+    "now the node is not defined on the management node"
+  );
 }
 
 /** sha256 of a plan file's bytes, as review.md names it and the pins file records it. */

@@ -26,6 +26,8 @@ export type { NodeAttributes } from "./node-reads";
 export interface ConfluentClientOptions {
   /** The API's URL; one without a path gets `/confluent-api`. */
   readonly url: string;
+  /** The URL as the user wrote it (see XcatClientOptions.urlAsGiven). Default: `url`. */
+  readonly urlAsGiven?: string | undefined;
   readonly username: string;
   readonly password: string;
   /** PEM text or a file path. */
@@ -124,6 +126,7 @@ export class ConfluentClient {
       redactor: createRedactor([options.password]),
       logger,
       baseUrl: href,
+      urlAsGiven: options.urlAsGiven ?? options.url,
       basePath,
       username: options.username,
       password: options.password,

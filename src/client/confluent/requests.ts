@@ -37,6 +37,8 @@ export interface RequesterParts {
   readonly logger: XcatLogger;
   /** Full origin + base path, for error messages. */
   readonly baseUrl: string;
+  /** The URL as the user gave it, for the wrong-backend sentence; default: baseUrl. */
+  readonly urlAsGiven?: string | undefined;
   readonly basePath: string;
   readonly username: string;
   readonly password: string;
@@ -192,7 +194,7 @@ export class Requester {
     const otherServer = xcatwsAnsweredConfluent(
       response.status,
       this.#parts.redactor.text(response.text),
-      this.#parts.baseUrl,
+      this.#parts.urlAsGiven ?? this.#parts.baseUrl,
     );
     if (otherServer !== undefined) {
       return createXcatError(

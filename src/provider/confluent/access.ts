@@ -46,7 +46,12 @@ function clientFor(connection: ConnectionInput | undefined): ConfluentClient {
   let client = clients.get(key);
   if (!client) {
     client = new ConfluentClient({
-      ...confluentClientOptionsOf(chosen, chosen.username, chosen.password),
+      ...confluentClientOptionsOf(
+        chosen,
+        chosen.username,
+        chosen.password,
+        chosen === settings.connection ? settings.urlAsGiven : undefined,
+      ),
       ...(settings.requestTimeoutMs !== undefined ? { requestTimeoutMs: settings.requestTimeoutMs } : {}),
       ...(settings.maxRetries !== undefined ? { retry: { attempts: settings.maxRetries + 1 } } : {}),
       ...(settings.maxConcurrency !== undefined ? { maxConcurrency: settings.maxConcurrency } : {}),
