@@ -187,7 +187,7 @@ describe("pulumi-xcat import --language yaml of the messy cluster: a NodeSet per
     for (const text of [program, ...Object.values(inventory)]) expect(text).not.toContain(XCAT_PASSWORD);
   });
 
-  it("the first up sends no write and the next preview has no changes", async () => {
+  it("the YAML program's first up sends no write and the next preview has no changes", async () => {
     const sandbox = inject("e2eSandbox");
     const workspace = await PulumiWorkspace.create({
       programDir: out,
