@@ -4,8 +4,14 @@
  * program keeps the admin's site values and leaves out unchanged defaults, names what looks wrong
  * by node without changing it, writes each rack as a loop with the odd nodes as overrides, keeps
  * every line within 120 columns, adopts everything without a write and previews clean.
+ *
+ * The same cluster imported with `--language yaml` (issue #38 item 5): each rack one NodeSet with
+ * its nodes' own values in inventory/<rack>.csv, a Pulumi.yaml of at most 80 lines, the node
+ * outside its rack's groups a Node, no password in any file; its first `up` through the native
+ * provider sends no write either, and the next preview has no changes.
  */
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { existsSync, symlinkSync } from "node:fs";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -121,5 +127,90 @@ describe("pulumi-xcat import of a messy cluster", () => {
     expect(emulator.state.snapshot()).toBe(snapshot);
     const preview = await workspace.preview(["--expect-no-changes"]);
     expect(Object.keys(preview.changeSummary)).toEqual(["same"]);
+  });
+});
+
+/** PATH without any folder holding a pulumi-resource-xcat: the YAML program finds its plugin by path. */
+const pathWithoutPlugin = () =>
+  (process.env.PATH ?? "")
+    .split(":")
+    .filter((dir) => dir !== "" && !existsSync(join(dir, "pulumi-resource-xcat")))
+    .join(":");
+
+describe("pulumi-xcat import --language yaml of the messy cluster: a NodeSet per rack", () => {
+  let emulator: RunningEmulator;
+  let out: string;
+  let program: string;
+  const inventory: Record<string, string> = {};
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ password: XCAT_PASSWORD });
+    const admin = new XcatClient({ url: emulator.url, username: "root", password: XCAT_PASSWORD });
+    await seedMessyCluster(admin);
+    await admin.close();
+    out = await mkdtemp(join(inject("e2eSandbox"), "import-messy-yaml-"));
+    const saved = { ...process.env };
+    Object.assign(process.env, { XCAT_URL: emulator.url, XCAT_USERNAME: "root", XCAT_PASSWORD });
+    try {
+      expect(await importCluster(["--out", out, "--language", "yaml"])).toBe(0);
+    } finally {
+      process.env = saved;
+    }
+    program = await readFile(join(out, "Pulumi.yaml"), "utf8");
+    for (const file of await readdir(join(out, "inventory")))
+      inventory[file] = await readFile(join(out, "inventory", file), "utf8");
+  });
+
+  afterAll(async () => {
+    await emulator?.close();
+  });
+
+  it("writes one NodeSet per rack, the nodes' own values in its CSV, in at most 80 lines", () => {
+    expect(program.split("\n").length - 1).toBeLessThanOrEqual(80);
+    expect(program.split("\n").filter((line) => line.length > 120)).toEqual([]);
+    expect(program).toContain(
+      '  rack01-nodes:\n    type: xcat:index:NodeSet\n    properties: { groups: [compute, rack01, all], csv: { "fn::readFile": ./inventory/rack01.csv }',
+    );
+    expect(Object.keys(inventory).sort()).toEqual(["rack01.csv", "rack02.csv"]);
+    // Only the values of the node's own: ip and bmc come from the rack group's regex, except where
+    // the node set its own (the duplicate ip, the malformed bmc).
+    expect(inventory["rack01.csv"]?.split("\n").slice(0, 2)).toEqual([
+      "node,bmc,ip,mac",
+      "r01n01,,,52:54:00:01:00:01",
+    ]);
+    expect(inventory["rack01.csv"]).toContain(`${MESSY.duplicateIp.nodes[1]},,${MESSY.duplicateIp.value},`);
+    expect(inventory["rack01.csv"]).toContain(`${MESSY.malformedBmc.node},${MESSY.malformedBmc.value},,`);
+    expect(inventory["rack02.csv"]).toContain(`${MESSY.mistypedNic.node},${MESSY.mistypedNic.value},`);
+    // The node in the undefined group `rack1` shares no rack's groups: a Node of its own.
+    expect(inventory["rack02.csv"]).not.toContain(MESSY.undefinedGroup.node);
+    expect(program).toContain(`  ${MESSY.undefinedGroup.node}:\n    type: xcat:index:Node\n`);
+    for (const text of [program, ...Object.values(inventory)]) expect(text).not.toContain(XCAT_PASSWORD);
+  });
+
+  it("the YAML program's first up sends no write and the next preview has no changes", async () => {
+    const sandbox = inject("e2eSandbox");
+    const workspace = await PulumiWorkspace.create({
+      programDir: out,
+      sandboxDir: sandbox,
+      env: { PATH: pathWithoutPlugin() },
+    });
+    try {
+      symlinkSync(join(sandbox, "node_modules"), join(workspace.programDir, "node_modules"), "dir");
+      await workspace.setConfigs(
+        { "xcat:url": emulator.url, "xcat:username": "root" },
+        { "xcat:password": XCAT_PASSWORD },
+      );
+      const snapshot = emulator.state.snapshot();
+      const before = writes(emulator);
+      const changes = await workspace.up();
+      expect(Object.keys(changes)).toEqual(["create"]);
+      expect(writes(emulator)).toEqual(before);
+      expect(emulator.state.snapshot()).toBe(snapshot);
+      const preview = await workspace.preview(["--expect-no-changes"]);
+      expect(Object.keys(preview.changeSummary)).toEqual(["same"]);
+      expect(writes(emulator)).toEqual(before);
+    } finally {
+      await workspace.dispose();
+    }
   });
 });

@@ -6,6 +6,10 @@
  * PUT of its noderange; 2 rows added = 2 creates; 1 row removed = 1 DELETE; a hand edit of one
  * node's ip shows in `preview --refresh --diff` as that node and attribute, and up restores it; a
  * malformed MAC in the inventory fails preview naming the resource, the file line and the column.
+ * In TypeScript the stack then moves a node from rack 1's rows to a `Node` of its own and back
+ * (issue #38 item 6): the set's `release` lets the row go without a DELETE, the Node's `adopt`
+ * takes the node with a read, and its `retainOnDelete` makes the engine forget it on the way back
+ * without a delete (pulumi v3.259.0 pkg/resource/deploy/step.go:661); no write reaches xCAT.
  * Requests are counted by the emulator's stats (what xCAT does with a noderange in a PUT or
  * DELETE path: xcat-behavior.md §1.3 and §9.6).
  */
@@ -142,4 +146,41 @@ describe.each(LANGUAGES)("two racks as two NodeSets from CSV ($language)", ({ pr
     );
     expect(sinceThen(before)).toEqual({ post: 0, put: 0, delete: 0 });
   });
+
+  // One language is enough through the engine: the hand-over is the provider's (release, adopt)
+  // and the engine's (retainOnDelete), the same for the YAML program's native provider.
+  it.runIf(program === "node-set-ts")(
+    "moves a node from the set's rows to a Node and back with no write to xCAT, its values unchanged",
+    async () => {
+      await writeFile(inventory(), rack1Csv(22, [5]));
+      const everyWrite = () =>
+        Object.entries(emulator.stats().byRoute)
+          .filter(([route]) => !route.startsWith("GET ") && route !== "POST /tokens")
+          .reduce((sum, [, count]) => sum + count, 0);
+      const held = await admin.nodes.get("r01n07");
+      const before = everyWrite();
+
+      await workspace.setConfig("standalone", "r01n07");
+      const out = await workspace.up();
+      expect(out).toMatchObject({ create: 1, update: 1 });
+      expect(everyWrite()).toBe(before);
+      expect(await admin.nodes.get("r01n07")).toEqual(held);
+      expect(await workspace.outputs()).toMatchObject({ rack1Nodes: "r01n[01-04,06,08-22]" });
+
+      await workspace.run(["config", "rm", "standalone"]);
+      // The reviewer sees the Node go as retained: the engine forgets it, xCAT keeps the node.
+      const preview = await workspace.run(["preview", "--diff"]);
+      // pkg/backend/display/object_diff.go:66-84 and 172-176: "<type>: (delete[retain])", then its
+      // [id=...] and [urn=...] lines.
+      expect(preview.stdout.match(/\(delete\[retain\]\)/g)).toHaveLength(1);
+      expect(preview.stdout).toMatch(
+        /\(delete\[retain\]\)[^\n]*\n\s*\[id=r01n07\]\n\s*\[urn=[^\n]*::r01n07\]/,
+      );
+      const back = await workspace.up();
+      expect(back).toMatchObject({ delete: 1, update: 1 });
+      expect(everyWrite()).toBe(before);
+      expect(await admin.nodes.get("r01n07")).toEqual(held);
+      expect(await workspace.outputs()).toMatchObject({ rack1Nodes: "r01n[01-04,06-22]" });
+    },
+  );
 });

@@ -220,6 +220,42 @@ describe("NodeSet over nodes that exist", () => {
   });
 });
 
+describe("NodeSet release: a row leaves the set, its node stays (issue #38 item 6)", () => {
+  it("removing a released row sends no DELETE and leaves the node as it was; a row not released is deleted", async () => {
+    const created = await h.createChecked(KIND, rack(7, rackCsv(7, 4)));
+    const held = await h.admin.nodes.get("r07n02");
+    const before = requests();
+    const outs = await applied(created.id, created.outs, {
+      ...rack(7, rackCsv(7, 4, [2, 3])),
+      release: "r07n02",
+    });
+    const sent = since(before);
+    // r07n03 was not released: its one DELETE; r07n02 was: nothing sent for it.
+    expect(sent["DELETE /nodes/{noderange}"]).toBe(1);
+    expect(sent["POST /nodes/{noderange}"]).toBeUndefined();
+    expect(sent["PUT /nodes/{noderange}"]).toBeUndefined();
+    expect(await h.admin.nodes.get("r07n02")).toEqual(held);
+    expect(await h.admin.nodes.list()).not.toContain("r07n03");
+    expect(outs.noderange).toBe("r07n01,r07n04");
+    // Back into the set: the node holds the set's values, so the added row sends nothing.
+    const again = requests();
+    const back = await applied(created.id, outs, rack(7, rackCsv(7, 4, [3])));
+    expect(Object.keys(since(again)).filter((route) => !route.startsWith("GET"))).toEqual([]);
+    expect(back.noderange).toBe("r07n[01-02,04]");
+    await runtime.delete(KIND, created.id, back);
+  });
+
+  it("refuses a release that is no noderange, naming the input", async () => {
+    const result = await h.check(KIND, { ...rack(7, rackCsv(7, 2)), release: "r07n01 r07n02" });
+    expect(result.failures).toEqual([
+      {
+        property: "release",
+        reason: "release 'r07n01 r07n02' must not contain '/', '?', '#', '%' or whitespace",
+      },
+    ]);
+  });
+});
+
 describe("NodeSet with postscripts", () => {
   it("compares a node's own postscripts, without the xcatdefaults scripts lsdef puts in front: no drift", async () => {
     const created = await h.createChecked(KIND, {

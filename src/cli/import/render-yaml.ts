@@ -14,8 +14,9 @@
 
 import { deploymentName, deploymentRange } from "./deployments";
 import type { FirstRunSecret } from "./first-run";
+import { inventoryPath } from "./inventory-csv";
 import type { ImportedCluster, RenderedProgram } from "./render";
-import { valueSource } from "./render";
+import { inventoryFiles, nodeSetResourceName, valueSource } from "./render";
 import { type NodeEntry, type Run, runName, valueAt } from "./runs";
 
 /**
@@ -26,6 +27,17 @@ export const BACKEND_CONFIG_LINES = ["  xcat:backend:", "    value: confluent"] 
 
 /** A YAML scalar: JSON's double-quoted strings are YAML's, and `${` is escaped for Pulumi YAML. */
 const scalar = (text: string) => JSON.stringify(text.replaceAll("${", () => "$${"));
+
+/** Words YAML reads as something other than text (booleans, null) when not quoted. */
+const YAML_WORDS = /^(true|false|yes|no|on|off|y|n|null|~)$/i;
+
+/**
+ * A scalar in flow style: plain when YAML reads it back as the same text (names, paths, dotted
+ * words; nothing that starts with a digit, which could read as a number, nor a flow indicator),
+ * quoted otherwise.
+ */
+const flowScalar = (text: string) =>
+  /^[A-Za-z_./][A-Za-z0-9_./-]*$/.test(text) && !YAML_WORDS.test(text) ? text : scalar(text);
 
 /** A key as written before `:`, quoted unless plainly safe. */
 const yamlKey = (key: string) => (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(key) ? key : JSON.stringify(key));
@@ -43,8 +55,12 @@ class Keys {
   }
 }
 
-/** A value: a scalar, a `${...}` reference, or `fn::secret` of a config value. */
-type Value = { readonly text: string } | { readonly reference: string } | { readonly secretConfig: string };
+/** A value: a scalar, a `${...}` reference, `fn::secret` of a config value, or `fn::readFile` of a file. */
+type Value =
+  | { readonly text: string }
+  | { readonly reference: string }
+  | { readonly secretConfig: string }
+  | { readonly readFile: string };
 
 /** A resource as written: its key, type, properties in order, and the nodes it depends on. */
 interface YamlResource {
@@ -58,26 +74,75 @@ interface YamlResource {
 function valueLines(value: Value, indent: string): string[] {
   if ("text" in value) return [` ${scalar(value.text)}`];
   if ("reference" in value) return [` \${${value.reference}}`];
+  if ("readFile" in value) return ["", `${indent}fn::readFile: ${scalar(value.readFile)}`];
   return ["", `${indent}fn::secret: \${${value.secretConfig}}`];
 }
 
+/** The longest line the program should have (as the TypeScript program's, code-format.ts). */
+const LINE_WIDTH = 120;
+
+/**
+ * A value in YAML's flow style (JSON's, which YAML reads), or undefined for a secret, which stays
+ * in block style where a reader sees `fn::secret` on its own line. A reference is quoted: `{` is
+ * a flow indicator, and Pulumi YAML reads `"${x}"` as it reads `${x}`.
+ */
+function flowValue(value: Value): string | undefined {
+  if ("text" in value) return flowScalar(value.text);
+  if ("reference" in value) return JSON.stringify(`\${${value.reference}}`);
+  if ("readFile" in value) return `{ "fn::readFile": ${flowScalar(value.readFile)} }`;
+  return undefined;
+}
+
+type Property = Value | readonly string[] | ReadonlyMap<string, Value>;
+
+/** A property in flow style, or undefined when it holds a secret. */
+function flowProperty(value: Property): string | undefined {
+  if (Array.isArray(value)) return `[${(value as readonly string[]).map(flowScalar).join(", ")}]`;
+  if (value instanceof Map) {
+    const entries = [...(value as ReadonlyMap<string, Value>)].map(([key, entry]) => {
+      const flow = flowValue(entry);
+      return flow === undefined ? undefined : `${yamlKey(key)}: ${flow}`;
+    });
+    if (entries.some((entry) => entry === undefined)) return undefined;
+    return entries.length === 0 ? "{}" : `{ ${entries.join(", ")} }`;
+  }
+  return flowValue(value as Value);
+}
+
+/** `head` followed by `flow` when that fits on one line. */
+const fits = (head: string, flow: string | undefined): flow is string =>
+  flow !== undefined && head.length + 1 + flow.length <= LINE_WIDTH;
+
+/**
+ * A resource's lines: each part on one line in flow style where it fits in {@link LINE_WIDTH}
+ * columns (the properties whole, else each property), in block style otherwise, so a rack of
+ * resources stays short to read.
+ */
 function resourceLines(resource: YamlResource): string[] {
-  const lines = [`  ${resource.key}:`, `    type: ${resource.type}`, "    properties:"];
-  for (const [name, value] of resource.properties) {
-    if (Array.isArray(value)) {
-      lines.push(`      ${name}: [${(value as readonly string[]).map(scalar).join(", ")}]`);
-    } else if (value instanceof Map) {
-      lines.push(`      ${name}:`);
-      for (const [key, entry] of value as ReadonlyMap<string, Value>) {
-        const [first = "", ...rest] = valueLines(entry, "          ");
-        lines.push(`        ${yamlKey(key)}:${first}`, ...rest);
+  const lines = [`  ${resource.key}:`, `    type: ${resource.type}`];
+  const flows = resource.properties.map(([name, value]) => [name, value, flowProperty(value)] as const);
+  const whole = flows.every(([, , flow]) => flow !== undefined)
+    ? `{ ${flows.map(([name, , flow]) => `${name}: ${flow}`).join(", ")} }`
+    : undefined;
+  if (fits("    properties:", whole)) lines.push(`    properties: ${whole}`);
+  else {
+    lines.push("    properties:");
+    for (const [name, value, flow] of flows) {
+      if (fits(`      ${name}:`, flow)) {
+        lines.push(`      ${name}: ${flow}`);
+      } else if (value instanceof Map) {
+        lines.push(`      ${name}:`);
+        for (const [key, entry] of value as ReadonlyMap<string, Value>) {
+          const [first = "", ...rest] = valueLines(entry, "          ");
+          lines.push(`        ${yamlKey(key)}:${first}`, ...rest);
+        }
+      } else {
+        const [first = "", ...rest] = valueLines(value as Value, "        ");
+        lines.push(`      ${name}:${first}`, ...rest);
       }
-    } else {
-      const [first = "", ...rest] = valueLines(value as Value, "        ");
-      lines.push(`      ${name}:${first}`, ...rest);
     }
   }
-  lines.push("    options:", "      protect: true");
+  lines.push("    options: { protect: true }");
   return lines;
 }
 
@@ -200,6 +265,21 @@ export function renderYamlProgram(cluster: ImportedCluster): RenderedProgram {
       ],
     });
   }
+  // Racks as NodeSets: common values in attributes, each node's own in its row of the CSV file.
+  for (const set of cluster.nodeSets ?? []) {
+    resources.push({
+      key: keys.take(nodeSetResourceName(set), "set"),
+      type: "xcat:index:NodeSet",
+      properties: [
+        ["groups", set.groups],
+        ...(Object.keys(set.attributes).length > 0
+          ? [["attributes", attributeMap(set.name, set.attributes)] as const]
+          : []),
+        ["csv", { readFile: `./${inventoryPath(set)}` }],
+        adopt,
+      ],
+    });
+  }
   // VM hosts before their guests, so a guest's vmhost can refer to its host's resource.
   const nodes = [...cluster.runs.flatMap(expandRun), ...cluster.singles].sort(
     (a, b) => Number(a.attributes.vmhost !== undefined) - Number(b.attributes.vmhost !== undefined),
@@ -234,16 +314,11 @@ export function renderYamlProgram(cluster: ImportedCluster): RenderedProgram {
   }
 
   const lines = [
-    `# ${cluster.backend === "confluent" ? "A Confluent" : "An xCAT"} cluster imported by \`pulumi-xcat import --language yaml\`, for the native provider`,
-    "# pulumi-resource-xcat. Imported objects are protected: `pulumi destroy` or deleting a resource",
-    "# fails until you remove its `protect` (see README.md). `adopt: true` takes each object over as",
-    "# it is; it can go after the first `up`.",
+    `# ${cluster.backend === "confluent" ? "A Confluent" : "An xCAT"} cluster imported by \`pulumi-xcat import --language yaml\`, for the native provider, whose plugin is`,
+    "# the package installed beside this file. Objects are protected (see README.md); `adopt` can go after the first `up`.",
     "name: xcat-cluster",
     "runtime: yaml",
     `description: ${cluster.backend === "confluent" ? "Confluent" : "xCAT"} cluster imported by pulumi-xcat import`,
-    "# The plugin: the pulumi-xcat package installed beside this file (`npm install pulumi-xcat`),",
-    "# found by this path rather than on PATH, where the engine warns at every lookup",
-    "# (docs/native-provider.md).",
     "plugins:",
     "  providers:",
     "    - name: xcat",
@@ -253,8 +328,8 @@ export function renderYamlProgram(cluster: ImportedCluster): RenderedProgram {
   // Project config, so every stack of this program talks to the kind of server it was read from.
   if (cluster.backend === "confluent") lines.push(...BACKEND_CONFIG_LINES);
   for (const secret of secrets) lines.push(`  ${yamlKey(secret.key)}:`, "    type: string");
-  lines.push("variables:", "  adopt: true");
+  lines.push("variables: { adopt: true }");
   lines.push(resources.length > 0 ? "resources:" : "resources: {}");
   for (const resource of resources) lines.push(...resourceLines(resource));
-  return { source: `${lines.join("\n")}\n`, secrets };
+  return { source: `${lines.join("\n")}\n`, secrets, files: inventoryFiles(cluster) };
 }

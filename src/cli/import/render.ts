@@ -7,6 +7,8 @@
 import { type Code, statement } from "./code-format";
 import { deploymentName, deploymentRange, type ImportedDeployment } from "./deployments";
 import type { FirstRunSecret } from "./first-run";
+import { inventoryCsv, inventoryPath } from "./inventory-csv";
+import type { ImportedNodeSet } from "./node-sets";
 import { type NodeEntry, type Run, runName, type Variation } from "./runs";
 
 export interface ImportedCluster {
@@ -31,6 +33,18 @@ export interface ImportedCluster {
   readonly askedAttributes?: readonly string[];
   /** The images booted nodes run, each over its nodes (deployments.ts): provmethod is theirs. */
   readonly deployments?: readonly ImportedDeployment[];
+  /** With `--grain set`: racks as NodeSets (node-sets.ts); `runs` and `singles` hold the other nodes. */
+  readonly nodeSets?: readonly ImportedNodeSet[];
+}
+
+/** The resource name of an imported NodeSet (its Group may have the set's own name). */
+export function nodeSetResourceName(set: Pick<ImportedNodeSet, "name">): string {
+  return `${set.name}-nodes`;
+}
+
+/** The inventory files of the cluster's NodeSets, path relative to the program's folder. */
+export function inventoryFiles(cluster: ImportedCluster): ProgramFile[] {
+  return (cluster.nodeSets ?? []).map((set) => ({ path: inventoryPath(set), text: inventoryCsv(set) }));
 }
 
 /** How the program gets an attribute's value: written, from a config secret, or from plain config. */
@@ -43,6 +57,14 @@ export function valueSource(cluster: ImportedCluster, attribute: string): "writt
 export interface RenderedProgram {
   readonly source: string;
   readonly secrets: ReadonlyArray<FirstRunSecret>;
+  /** Files written beside the program (the NodeSets' inventory CSVs). */
+  readonly files?: ReadonlyArray<ProgramFile>;
+}
+
+/** A file beside the program: its path relative to the program's folder, and its text. */
+export interface ProgramFile {
+  readonly path: string;
+  readonly text: string;
 }
 
 const q = (text: string) => JSON.stringify(text);
@@ -109,6 +131,8 @@ export function renderProgram(cluster: ImportedCluster): RenderedProgram {
   const resource = (head: string, type: string, name: string, args: Code) =>
     line(statement("", head, { call: `new xcat.${type}`, args: [q(name), args, "keep"] }));
 
+  const sets = cluster.nodeSets ?? [];
+  if (sets.length > 0) line('import { readFileSync } from "node:fs";');
   line('import * as pulumi from "@pulumi/pulumi";');
   line('import * as xcat from "pulumi-xcat";');
   line();
@@ -203,6 +227,24 @@ export function renderProgram(cluster: ImportedCluster): RenderedProgram {
     }
   }
 
+  if (sets.length > 0) {
+    line();
+    line("// Racks as NodeSets: what every node of a rack holds in `attributes`, each node's own values in");
+    line("// its row of inventory/<rack>.csv (header node,<attribute>,...).");
+    for (const set of sets) {
+      resource("", "NodeSet", nodeSetResourceName(set), {
+        object: [
+          ["groups", stringArray(set.groups)],
+          ...(Object.keys(set.attributes).length > 0
+            ? [["attributes", attributeMap(set.name, set.attributes)] as const]
+            : []),
+          ["csv", `readFileSync(${q(inventoryPath(set))}, "utf8")`],
+          ["adopt", "adopt"],
+        ],
+      });
+    }
+  }
+
   renderRuns(cluster.runs, line, value, taken);
 
   if (cluster.singles.length > 0) {
@@ -243,7 +285,7 @@ export function renderProgram(cluster: ImportedCluster): RenderedProgram {
       });
     }
   }
-  return { source: `${out.join("\n")}\n`, secrets };
+  return { source: `${out.join("\n")}\n`, secrets, files: inventoryFiles(cluster) };
 }
 
 function prop(name: string): string {

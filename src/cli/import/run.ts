@@ -4,7 +4,7 @@
  * on the dynamic resources, or (`--language yaml`) a Pulumi YAML program for the native provider.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { XcatClient } from "../../client";
 import { ConfluentClient } from "../../client/confluent";
 import {
@@ -38,8 +38,9 @@ import {
   validationFindings,
 } from "./findings";
 import { firstRunLines, type ImportConnection } from "./first-run";
-import { type ImportedCluster, type RenderedProgram, renderProgram } from "./render";
-import { BACKEND_CONFIG_LINES, renderYamlProgram } from "./render-yaml";
+import { groupIntoSets } from "./node-sets";
+import { type ImportedCluster, type RenderedProgram, renderProgram, valueSource } from "./render";
+import { BACKEND_CONFIG_LINES, expandRun, renderYamlProgram } from "./render-yaml";
 import { findRuns } from "./runs";
 
 const KINDS = ["nodes", "groups", "osimages", "networks", "policy", "site"] as const;
@@ -74,6 +75,9 @@ Scope:
                           management node (site settings, policy rows, postscripts rows)
   --language LANG         typescript (default: the dynamic resources) or yaml (a Pulumi
                           YAML program for the native provider pulumi-resource-xcat)
+  --grain GRAIN           node: one Node resource per node; set: one NodeSet per rack,
+                          each node's own values in inventory/<rack>.csv beside the
+                          program (default: set for yaml, node for typescript; xcat only)
   --package-spec SPEC     how package.json (or, for yaml, the plugin install line) names
                           pulumi-xcat (default: this package's
                           directory, as file:, since pulumi-xcat is not published)
@@ -91,7 +95,12 @@ interface ImportArgs {
   includeDefaults: boolean;
   packageSpec: string;
   language: ImportLanguage;
+  grain: ImportGrain;
 }
+
+/** How nodes are declared: a Node each, or a NodeSet per rack (node-sets.ts). */
+export const IMPORT_GRAINS = ["node", "set"] as const;
+export type ImportGrain = (typeof IMPORT_GRAINS)[number];
 
 /** The languages `--language` takes. */
 export const IMPORT_LANGUAGES = ["typescript", "yaml"] as const;
@@ -178,11 +187,25 @@ export function parseImportArgs(argv: readonly string[], env: NodeJS.ProcessEnv)
         parsed.language = language as ImportLanguage;
         break;
       }
+      case "--grain": {
+        const grain = next();
+        if (!(IMPORT_GRAINS as readonly string[]).includes(grain))
+          throw new Error(`--grain: '${grain}' is not one of ${IMPORT_GRAINS.join(", ")}`);
+        parsed.grain = grain as ImportGrain;
+        break;
+      }
       default:
         throw new Error(`unknown option '${flag}' (see pulumi-xcat import --help)`);
     }
   }
   if (parsed.out === undefined) throw new Error("--out DIR is required (see pulumi-xcat import --help)");
+  const language = parsed.language ?? "typescript";
+  // YAML has no loops: a NodeSet per rack keeps the program short. TypeScript writes racks as loops.
+  const grain = parsed.grain ?? (language === "yaml" && merged.XCAT_BACKEND !== "confluent" ? "set" : "node");
+  if (grain === "set" && merged.XCAT_BACKEND === "confluent")
+    throw new Error(
+      "--grain set: the Confluent backend does not serve NodeSet yet (issue #38); use --grain node",
+    );
   return {
     out: parsed.out,
     env: merged,
@@ -193,7 +216,8 @@ export function parseImportArgs(argv: readonly string[], env: NodeJS.ProcessEnv)
     exclude: parsed.exclude,
     includeDefaults: parsed.includeDefaults ?? false,
     packageSpec: parsed.packageSpec ?? `file:${join(__dirname, "..", "..", "..")}`,
-    language: parsed.language ?? "typescript",
+    language,
+    grain,
   };
 }
 
@@ -210,7 +234,9 @@ export async function run(argv: readonly string[]): Promise<number> {
   if (settings.connection?.backend === "confluent") return runConfluent(args, settings, started);
   const client = new XcatClient(clientOptionsFor(settings.connection, settings));
   try {
-    const { cluster, left, findings } = await readCluster(client, args);
+    const read = await readCluster(client, args);
+    const { left, findings } = read;
+    const cluster = args.grain === "set" ? asNodeSets(read.cluster) : read.cluster;
     const program = args.language === "yaml" ? renderYamlProgram(cluster) : renderProgram(cluster);
     mkdirSync(args.out, { recursive: true });
     const connection = settings.connection;
@@ -271,6 +297,19 @@ async function runConfluent(args: ImportArgs, settings: ProviderSettings, starte
   } finally {
     await client.close();
   }
+}
+
+/**
+ * The cluster with its racks as NodeSets (node-sets.ts); the nodes that stay Nodes are found runs
+ * in again. A node holding a value the program takes from stack config stays a Node.
+ */
+export function asNodeSets(cluster: ImportedCluster): ImportedCluster {
+  const entries = [...cluster.runs.flatMap(expandRun), ...cluster.singles];
+  const { sets, singles } = groupIntoSets(entries, (entry) =>
+    Object.keys(entry.attributes).some((attribute) => valueSource(cluster, attribute) !== "written"),
+  );
+  const { runs, singles: rest } = findRuns(singles);
+  return { ...cluster, nodeSets: sets, runs, singles: rest };
 }
 
 /** What an import read, what it left out (and how to include it), and what looks wrong. */
@@ -466,7 +505,11 @@ function writeProject(
   left: readonly string[],
   findings: readonly Finding[],
 ): void {
-  const file = (name: string, text: string) => writeFileSync(join(args.out, name), text);
+  const file = (name: string, text: string) => {
+    mkdirSync(dirname(join(args.out, name)), { recursive: true });
+    writeFileSync(join(args.out, name), text);
+  };
+  for (const extra of program.files ?? []) file(extra.path, extra.text);
   if (args.language === "yaml") file("Pulumi.yaml", program.source);
   else writeTypeScriptProject(args, program, cluster, file);
   file("README.md", readme(args, connection, program, cluster, left, findings));
@@ -534,7 +577,10 @@ function readme(
 ): string {
   const yaml = args.language === "yaml";
   const confluent = cluster.backend === "confluent";
-  const nodes = cluster.singles.length + cluster.runs.reduce((sum, run) => sum + run.last - run.first + 1, 0);
+  const sets = cluster.nodeSets ?? [];
+  const inSets = sets.reduce((sum, set) => sum + set.rows.length, 0);
+  const nodes =
+    inSets + cluster.singles.length + cluster.runs.reduce((sum, run) => sum + run.last - run.first + 1, 0);
   return [
     `# ${confluent ? "Confluent" : "xCAT"} cluster, imported`,
     "",
@@ -549,9 +595,11 @@ function readme(
           "",
         ]
       : []),
-    yaml
-      ? `- ${nodes} nodes, each written out (YAML has no loops), in Pulumi.yaml for the native provider`
-      : `- ${nodes} nodes (${cluster.runs.length} regular runs written as loops, ${cluster.singles.length} single nodes)`,
+    sets.length > 0
+      ? `- ${nodes} nodes: ${inSets} in ${sets.length} NodeSets (one per rack; values all its nodes share in the set, each node's own in inventory/<rack>.csv), ${nodes - inSets} as Nodes`
+      : yaml
+        ? `- ${nodes} nodes, each written out (YAML has no loops), in Pulumi.yaml for the native provider`
+        : `- ${nodes} nodes (${cluster.runs.length} regular runs written as loops, ${cluster.singles.length} single nodes)`,
     `- ${cluster.groups.length} groups, ${cluster.osimages.length} OS images, ${cluster.networks.length} networks, ${cluster.policies.length} policy rows, ${cluster.site.length} site settings, ${cluster.tableRows.length} table rows`,
     "",
     "## Left out",

@@ -30,6 +30,12 @@ export interface NodeSetArgs {
    * exactly these nodes; alone, the set is these nodes with the common values only.
    */
   readonly nodes?: pulumi.Input<string>;
+  /**
+   * Nodes (a noderange, e.g. `r01n07`) whose rows may leave the set without the nodes being deleted
+   * on xCAT: moved to a `Node` (declared with `adopt: true`) or another NodeSet. A removed row of a
+   * node not named here deletes the node.
+   */
+  readonly release?: pulumi.Input<string>;
   /** Take over nodes that already exist with other values, and make them match the program. */
   readonly adopt?: pulumi.Input<boolean>;
   readonly connection?: pulumi.Input<ConnectionArgs>;
@@ -72,6 +78,7 @@ export class NodeSet extends pulumi.dynamic.Resource {
         rows: args.rows,
         csv: args.csv,
         nodes: args.nodes,
+        release: args.release,
         adopt: args.adopt,
         connection: connectionInput(args.connection),
       }),

@@ -37,7 +37,7 @@ import {
   nodeValues,
   planNodeSetUpdate,
 } from "../node-set-plan";
-import { type NodeRows, nodeSetRows } from "../node-set-rows";
+import { expandNodesInput, type NodeRows, nodeSetRows, nodesProblems } from "../node-set-rows";
 import { sayLine } from "../provider-lines";
 import {
   ADOPT_ADVICE,
@@ -68,6 +68,11 @@ export interface NodeSetInputs extends CommonInputs {
   readonly attributes: Record<string, string>;
   readonly rows: NodeRows;
   readonly nodes?: string;
+  /**
+   * A noderange of nodes whose rows may leave the set without being deleted on xCAT: they moved
+   * to a Node or another NodeSet (docs/large-clusters.md, "Moving nodes between a Node and a NodeSet").
+   */
+  readonly release?: string;
   readonly adopt: boolean;
 }
 
@@ -110,6 +115,10 @@ function check(news: Readonly<Record<string, unknown>>): CheckOutcome<NodeSetInp
     ...failuresOn("groups", groupsProblems(news.groups)),
     ...failuresOn("attributes", attributesProblems(news.attributes)),
     ...failuresOn("adopt", booleanProblems(news.adopt, "adopt")),
+    ...failuresOn(
+      "release",
+      nodesProblems(news.release).map((reason) => reason.replace(/^nodes\b/, "release")),
+    ),
     ...failuresOn("connection", connectionProblems(news.connection)),
   ];
   const { rows, failures: rowFailures } = nodeSetRows(news);
@@ -123,8 +132,24 @@ function check(news: Readonly<Record<string, unknown>>): CheckOutcome<NodeSetInp
     adopt: news.adopt === true,
   };
   if (news.nodes !== undefined) inputs.nodes = news.nodes;
+  if (news.release !== undefined) inputs.release = news.release;
   if (news.connection !== undefined) inputs.connection = news.connection;
   return { inputs: inputs as unknown as NodeSetInputs };
+}
+
+/** The removed rows whose nodes stay on xCAT, and those to delete (names in order). */
+function releasedOf(
+  set: Pick<NodeSetInputs, "release">,
+  removed: readonly string[],
+): { released: string[]; deleted: string[] } {
+  const names =
+    typeof set.release === "string" && !isUnknown(set.release)
+      ? new Set(expandNodesInput(set.release))
+      : new Set<string>();
+  return {
+    released: removed.filter((node) => names.has(node)),
+    deleted: removed.filter((node) => !names.has(node)),
+  };
 }
 
 /** Whether any value the plan needs is still unknown (a preview before other resources exist). */
@@ -358,6 +383,14 @@ export const nodeSetSpec: ResourceSpec<NodeSetInputs, NodeSetOutputs> = {
   },
 
   async announceSideEffects(client, olds, inputs) {
+    if (olds !== undefined && !hasUnknown(inputs) && !hasUnknown(olds)) {
+      const { released } = releasedOf(inputs, planNodeSetUpdate(olds, inputs).removed);
+      // In plain `pulumi preview`: the row goes, the node stays (the diff alone shows a removed row).
+      for (const node of released)
+        sayLine(
+          `${KIND}: releases the node '${node}': its row leaves the set, the node stays on xCAT as it is`,
+        );
+    }
     if (hasUnknown(inputs) || inputs.adopt || (olds !== undefined && hasUnknown(olds))) return;
     const shown = inputs as unknown as AttributeObjectInputs;
     for (const node of Object.keys(inputs.rows).sort()) {
@@ -403,10 +436,14 @@ export const nodeSetSpec: ResourceSpec<NodeSetInputs, NodeSetOutputs> = {
     const plan = planNodeSetUpdate(olds, news);
     // New rows are checked before anything is written: a conflict leaves the set as it was.
     const creation = await planCreation(client, news, plan.added, context);
+    // Released rows leave the set and their nodes stay, name services and all (moved to a Node).
+    const { released, deleted } = releasedOf(news, plan.removed);
+    for (const node of released)
+      sayLine(`${KIND}: released the node '${node}': it stays on xCAT as it is, no longer in this set`);
     return recordingWhatHappened(client, id, news, "update", async () => {
-      if (plan.removed.length > 0) {
-        await nameServicesBefore(client, olds, plan.removed);
-        await client.nodes.delete(compactNoderange(plan.removed), { ignoreMissing: true });
+      if (deleted.length > 0) {
+        await nameServicesBefore(client, olds, deleted);
+        await client.nodes.delete(compactNoderange(deleted), { ignoreMissing: true });
       }
       for (const write of plan.writes) {
         await client.nodes.update(compactNoderange(write.nodes), write.changes);
