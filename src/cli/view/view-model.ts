@@ -10,6 +10,7 @@ import { VIEW_ATTRIBUTES } from "./cluster-reads";
 import { NODE_STATES, type NodeStateKey, type NodeView, nodeView, type ShownValue } from "./node-state";
 import { type Placement, placeNodes } from "./placement";
 import type { StackNodes } from "./stack-nodes";
+import { rollPosition, type UpProgress } from "./up-events";
 
 /** A node's attribute as the detail panel shows it. */
 export interface ShownAttribute {
@@ -44,6 +45,10 @@ export interface ViewInputs {
   readonly power: ReadonlyMap<string, string>;
   readonly powerProblem?: string;
   readonly stackNodes: StackNodes;
+  /** The running (or last) up as its event log tells it, when the view follows one (up-events.ts). */
+  readonly upProgress?: UpProgress;
+  /** The sentence on the followed event log, first among the notes. */
+  readonly upNote?: string;
 }
 
 /**
@@ -80,6 +85,8 @@ export function buildViewModel(inputs: ViewInputs): ViewModel {
     for (const attribute of VIEW_ATTRIBUTES) values[attribute] = shown(facts, node, attribute);
     const wanted = stackNodes.wantedImages.get(node);
     const power = inputs.power.get(node);
+    const position =
+      wanted && inputs.upProgress ? rollPosition(inputs.upProgress, wanted.deployment, node) : undefined;
     const view = nodeView({
       name: node,
       values,
@@ -89,6 +96,7 @@ export function buildViewModel(inputs: ViewInputs): ViewModel {
         : {}),
       resources: stackNodes.resources.get(node) ?? [],
       ...(wanted ? { wantedImage: wanted } : {}),
+      ...(position ? { rollPosition: position } : {}),
       drift: changedSinceRecorded(facts, node, stackNodes.recorded.get(node)),
     });
     counts[view.state]++;
@@ -112,7 +120,7 @@ export function buildViewModel(inputs: ViewInputs): ViewModel {
       groups: facts.groupsOf(node),
     });
   }
-  const notes: string[] = [];
+  const notes: string[] = inputs.upNote ? [inputs.upNote] : [];
   if (inputs.powerProblem) notes.push(`Power is not known: ${inputs.powerProblem}`);
   if (stackNodes.elsewhere > 0) {
     notes.push(
