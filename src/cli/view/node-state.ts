@@ -99,6 +99,8 @@ export interface NodeStateInput {
   readonly drift: readonly string[];
   /** Where the running (or ended) up's roll stands for the node, from the event log (up-events.ts). */
   readonly rollPosition?: RollPosition;
+  /** What the policy pack's node rules say of the node (policy-marks.ts), each `rule: message`. */
+  readonly policy?: readonly string[];
 }
 
 export interface NodeView {
@@ -110,6 +112,8 @@ export interface NodeView {
   /** The resource that holds the node (`xcat:Node compute-r01n05`), or `not under code`. */
   readonly owner: string;
   readonly drift: readonly string[];
+  /** The policy pack's findings on the node, each `rule: message`. */
+  readonly policy: readonly string[];
   /** Facts for the detail panel, one per line. */
   readonly facts: readonly string[];
 }
@@ -187,6 +191,16 @@ export function nodeView(input: NodeStateInput): NodeView {
       : underCode
         ? "drift: none since the stack last recorded it"
         : "drift: not tracked (not under code)",
+    ...(input.policy ?? []).map((finding) => `policy ${finding}`),
   ];
-  return { name: input.name, state, label, underCode, owner, drift: input.drift, facts };
+  return {
+    name: input.name,
+    state,
+    label,
+    underCode,
+    owner,
+    drift: input.drift,
+    policy: input.policy ?? [],
+    facts,
+  };
 }

@@ -33,6 +33,8 @@ export interface ViewModel {
   readonly counts: Readonly<Record<NodeStateKey, number>>;
   readonly notUnderCode: number;
   readonly withDrift: number;
+  /** Nodes the policy pack's node rules report (policy-marks.ts). */
+  readonly withPolicy: number;
   /** Sentences the page and terminal show above the drawing (what is not drawn, a failed power read). */
   readonly notes: readonly string[];
 }
@@ -47,6 +49,8 @@ export interface ViewInputs {
   readonly stackNodes: StackNodes;
   /** The running (or last) up as its event log tells it, when the view follows one (up-events.ts). */
   readonly upProgress?: UpProgress;
+  /** Per node: the policy pack's findings (policy-marks.ts). */
+  readonly policy?: ReadonlyMap<string, readonly string[]>;
   /** The sentence on the followed event log, first among the notes. */
   readonly upNote?: string;
 }
@@ -79,6 +83,7 @@ export function buildViewModel(inputs: ViewInputs): ViewModel {
   const counts = Object.fromEntries(NODE_STATES.map((state) => [state, 0])) as Record<NodeStateKey, number>;
   let notUnderCode = 0;
   let withDrift = 0;
+  let withPolicy = 0;
   const placementInputs = [];
   for (const node of [...inputs.nodes].sort(compareStrings)) {
     const values: Record<string, ShownValue> = {};
@@ -97,11 +102,13 @@ export function buildViewModel(inputs: ViewInputs): ViewModel {
       resources: stackNodes.resources.get(node) ?? [],
       ...(wanted ? { wantedImage: wanted } : {}),
       ...(position ? { rollPosition: position } : {}),
+      policy: inputs.policy?.get(node) ?? [],
       drift: changedSinceRecorded(facts, node, stackNodes.recorded.get(node)),
     });
     counts[view.state]++;
     if (!view.underCode) notUnderCode++;
     if (view.drift.length > 0) withDrift++;
+    if (view.policy.length > 0) withPolicy++;
     const attributes = VIEW_ATTRIBUTES.filter((name) => values[name]?.value !== "").map(
       (name): ShownAttribute => {
         const value = values[name] ?? { value: "" };
@@ -148,6 +155,7 @@ export function buildViewModel(inputs: ViewInputs): ViewModel {
     counts,
     notUnderCode,
     withDrift,
+    withPolicy,
     notes,
   };
 }

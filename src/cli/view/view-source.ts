@@ -10,6 +10,7 @@
 import type { XcatClient } from "../../client";
 import type { NoderangeContext } from "../../contract/noderange";
 import { readCluster } from "./cluster-reads";
+import { policyFindings } from "./policy-marks";
 import { renderSvg } from "./render-svg";
 import { stackNodes } from "./stack-nodes";
 import { parseUpEvents, type UpProgress, upNote } from "./up-events";
@@ -106,6 +107,7 @@ export class ViewSource {
         power: cluster.power,
         ...(cluster.powerProblem ? { powerProblem: cluster.powerProblem } : {}),
         stackNodes: stackNodes(state, context),
+        policy: policyFindings(state),
         ...(upProgress ? { upProgress } : {}),
         ...(eventLog ? { upNote: upNote(upProgress, eventLog.file) } : {}),
       });
