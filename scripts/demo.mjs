@@ -10,9 +10,14 @@
 //   --racks N --nodes-per-rack N --vms N   cluster size (default 2 x 16, 4 VMs)
 //   --keep-emulator                        leave the emulator running at the end (Ctrl-C stops it)
 //   --destroy                              end with `pulumi destroy --yes`, as a CI job tears its lab down
+//   --screenshot FILE                      a PNG of the rack view's page mid-deploy, by headless Chromium
+//                                          (docs/images/view-demo-mid-deploy.png is made so; nodes boot
+//                                          in 60 s instead of 4 so the picture catches the roll)
+// The rack view (`pulumi-xcat view`, docs/view.md) runs beside the lab on 127.0.0.1 from the stack's
+// creation to the end; its address is printed then.
 // PULUMI_XCAT_DEMO_STATE=<dir> puts the state elsewhere and PULUMI_XCAT_DEMO_STACK=<name> names
 // the stack (default "demo"; its config file is Pulumi.<name>.yaml at the root, ignored by git).
-import { spawn, spawnSync } from "node:child_process";
+import { execFile, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
@@ -33,6 +38,7 @@ const { values: args } = parseArgs({
     vms: { type: "string", default: "4" },
     "keep-emulator": { type: "boolean", default: false },
     destroy: { type: "boolean", default: false },
+    screenshot: { type: "string" },
   },
 });
 
@@ -85,7 +91,7 @@ function startEmulator(port) {
       "7",
       // The compute nodes boot their image in seconds here, not the minutes of real hardware.
       "--boot-seconds",
-      "4",
+      args.screenshot ? "60" : "4",
     ],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
@@ -106,7 +112,72 @@ function startEmulator(port) {
   });
 }
 
+/** `pulumi …` without blocking this process, so the screenshot can be taken while it runs. */
+function pulumiAsync(pulumiArgs) {
+  const child = spawn("pulumi", pulumiArgs, { cwd: repoRoot, env, stdio: "inherit" });
+  return new Promise((resolvePromise, reject) => {
+    child.on("exit", (code, signal) =>
+      code === 0
+        ? resolvePromise()
+        : reject(new Error(`'pulumi ${pulumiArgs.join(" ")}' failed (exit ${code ?? signal})`)),
+    );
+  });
+}
+
+/** Starts `pulumi-xcat view` on the demo stack and resolves with it and its page's address. */
+function startView() {
+  const child = spawn(
+    process.execPath,
+    [join(repoRoot, "dist/cli/main.js"), "view", "--stack", stack, "--interval", "5"],
+    { cwd: repoRoot, env, stdio: ["ignore", "ignore", "pipe"] },
+  );
+  return new Promise((resolvePromise, reject) => {
+    let said = "";
+    child.stderr.on("data", (chunk) => {
+      said += chunk;
+      const match = /open (http:\/\/127\.0\.0\.1:\d+\/)/.exec(said);
+      if (match) resolvePromise({ child, url: match[1] });
+    });
+    child.on("exit", (code) => reject(new Error(`the view exited (code ${code}): ${said.trim()}`)));
+  });
+}
+
+/**
+ * Waits until the view draws a compute node booted (the canary) and three deploying, then has headless
+ * Chromium load the page itself (its script fetches the drawing; --virtual-time-budget lets it)
+ * and write FILE.
+ */
+async function screenshotMidDeploy(viewUrl, file, upDone) {
+  const { findChromium, chromiumFlags } = require(join(repoRoot, "dist/cli/view/chromium.js"));
+  const chromium = await findChromium();
+  for (;;) {
+    const { svg = "" } = await fetch(`${viewUrl}api/view`).then((response) => response.json());
+    const booted = (svg.match(/class="node"[^>]*data-state="booted"/g) ?? []).length;
+    const deploying = (svg.match(/class="node"[^>]*data-state="deploying"/g) ?? []).length;
+    if (booted >= 1 && deploying >= 3) break;
+    if (upDone())
+      throw new Error("the up ended before the view drew a node booted and three deploying: no screenshot");
+    await new Promise((resolvePromise) => setTimeout(resolvePromise, 1000));
+  }
+  await new Promise((resolvePromise, reject) =>
+    execFile(
+      chromium,
+      [
+        ...chromiumFlags(),
+        `--screenshot=${resolve(file)}`,
+        "--window-size=1600,1100",
+        "--virtual-time-budget=10000",
+        viewUrl,
+      ],
+      { timeout: 300_000 },
+      (error) => (error ? reject(error) : resolvePromise()),
+    ),
+  );
+  console.log(`[screenshot] the rack view mid-deploy: ${file}`);
+}
+
 let emulator;
+let view;
 try {
   step(`Starting afresh: demo state in ${stateDir}`);
   rmSync(stateDir, { recursive: true, force: true });
@@ -128,10 +199,22 @@ try {
   pulumi(["config", "set", "vms", args.vms]);
   pulumi(["config", "set", "pollSeconds", "1"]);
 
+  view = await startView();
+  console.log(
+    `\nThe rack view: open ${view.url} (pulumi-xcat view --stack ${stack}, 127.0.0.1 only; it stops with the demo)`,
+  );
+
   step(
     "pulumi up: creating the lab cluster in xCAT, deploying the compute image and waiting until the racks booted",
   );
-  pulumi(["up", "--yes", "--non-interactive"]);
+  let upEnded = false;
+  const up = pulumiAsync(["up", "--yes", "--non-interactive"]).finally(() => {
+    upEnded = true;
+  });
+  await Promise.all([
+    up,
+    ...(args.screenshot ? [screenshotMidDeploy(view.url, args.screenshot, () => upEnded)] : []),
+  ]);
 
   step("pulumi refresh: recording what xCAT derived after the creates (group members, VM settings)");
   pulumi(["refresh", "--yes", "--non-interactive", "--skip-preview"]);
@@ -201,6 +284,10 @@ try {
   console.error(`\ndemo failed: ${error.message}`);
   process.exitCode = 1;
 } finally {
+  if (view && view.child.exitCode === null) {
+    view.child.kill("SIGTERM");
+    await new Promise((resolvePromise) => view.child.on("exit", resolvePromise));
+  }
   if (emulator && emulator.child.exitCode === null) {
     emulator.child.kill("SIGTERM");
     await new Promise((resolvePromise) => emulator.child.on("exit", resolvePromise));

@@ -62,6 +62,53 @@ describe("view node state", () => {
     );
   });
 
+  it("with the up's event log: queued while the roll runs, not reached after a cancel or a stopped roll", () => {
+    const waiting = (rollPosition: NodeStateInput["rollPosition"]) =>
+      nodeView(
+        input(
+          { status: "booted", provmethod: "rocky8-compute" },
+          { wantedImage: deployment, ...(rollPosition ? { rollPosition } : {}) },
+        ),
+      );
+    expect([waiting("queued").state, waiting("queued").label]).toEqual([
+      "waiting",
+      "queued for rocky9-compute",
+    ]);
+    expect(waiting("queued").facts).toContain(
+      "roll (event log of the up): under way, this node not reached yet",
+    );
+    const cancelled = waiting("not-reached-cancelled");
+    expect([cancelled.state, cancelled.label]).toEqual(["not-reached", "not reached (cancelled)"]);
+    expect(cancelled.facts).toContain(
+      "roll (event log of the up): the up was cancelled before it deployed this node",
+    );
+    const stopped = waiting("not-reached-stopped");
+    expect([stopped.state, stopped.label]).toEqual(["not-reached", "not reached (roll stopped)"]);
+    // Without the event log the view cannot tell: waiting, as before.
+    expect([waiting(undefined).state, waiting(undefined).label]).toEqual([
+      "waiting",
+      "waiting for rocky9-compute",
+    ]);
+  });
+
+  it("the event log's position does not hide what the node itself says", () => {
+    const booting = nodeView(
+      input(
+        { status: "netbooting", provmethod: "rocky9-compute" },
+        { wantedImage: deployment, rollPosition: "not-reached-cancelled" },
+      ),
+    );
+    expect([booting.state, booting.label]).toEqual(["deploying", "netbooting"]);
+    const done = nodeView(
+      input(
+        { status: "booted", provmethod: "rocky9-compute" },
+        { wantedImage: deployment, rollPosition: "not-reached-cancelled" },
+      ),
+    );
+    expect(done.state).toBe("booted");
+    expect(done.facts.join("\n")).not.toContain("roll (event log");
+  });
+
   it("off when powered off and not in a boot or a roll", () => {
     const view = nodeView(input({ status: "booted" }, { power: "off" }));
     expect([view.state, view.label]).toEqual(["off", "off"]);
@@ -98,7 +145,7 @@ describe("view node state", () => {
 
   it("every state has a legend sentence and a text colour that differs from its fill", () => {
     for (const style of Object.values(STATE_STYLE)) {
-      expect(style.legend).toMatch(/^[a-z]+: /);
+      expect(style.legend).toMatch(/^[a-z]+( [a-z]+)?: /);
       expect(style.text).not.toBe(style.fill);
     }
   });

@@ -12,7 +12,11 @@
  *   node cannot tell the two apart, and the view does not pretend to. Own, not inherited: nodeset
  *   writes the image into the node's own nodetype row (destiny.pm:294-319, as deployment-adopt.ts
  *   reads it), while a group's provmethod (the lab's `compute` sets one) reaches every member
- *   before any was deployed (seen on the lab mid-up: every node showed the image it had not run);
+ *   before any was deployed (seen on the lab mid-up: every node showed the image it had not run).
+ *   With the engine's event log of the running `up` (up-events.ts) the two are told apart: the
+ *   roll's step is under way → "queued for X" (still waiting);
+ * - not reached: the event log says the up was cancelled, or the Deployment's step failed or
+ *   ended, without deploying the node: the roll will not come to it until the next `up`;
  * - off: the power read says off;
  * - booted: `status` booted or alive (on the image a Deployment wants, when one does);
  * - unknown: anything else (defined, no status), with the status shown.
@@ -21,9 +25,18 @@
  * management node now holds other values than the stack recorded for the node's attributes at its
  * last `up` or `refresh`: changed by hand since; stack-nodes.ts says why not the program's values).
  */
+import type { RollPosition } from "./up-events";
 
 /** The states, in the order of the legend. */
-export const NODE_STATES = ["failed", "deploying", "waiting", "off", "booted", "unknown"] as const;
+export const NODE_STATES = [
+  "failed",
+  "deploying",
+  "waiting",
+  "not-reached",
+  "off",
+  "booted",
+  "unknown",
+] as const;
 export type NodeStateKey = (typeof NODE_STATES)[number];
 
 /** Colour and words of each state; the words are on every node, so the colour is never alone. */
@@ -34,6 +47,11 @@ export const STATE_STYLE: Readonly<Record<NodeStateKey, { fill: string; text: st
     fill: "#90a4ae",
     text: "#000000",
     legend: "waiting: a Deployment wants another image (queued, or not reached)",
+  },
+  "not-reached": {
+    fill: "#7e57c2",
+    text: "#ffffff",
+    legend: "not reached: the up was cancelled or the roll stopped before this node (event log)",
   },
   off: { fill: "#424242", text: "#ffffff", legend: "off: power off" },
   booted: { fill: "#2e7d32", text: "#ffffff", legend: "booted: status booted or alive" },
@@ -79,6 +97,10 @@ export interface NodeStateInput {
   readonly wantedImage?: { readonly osimage: string; readonly deployment: string };
   /** Attributes whose value on the management node differs from what the stack last recorded. */
   readonly drift: readonly string[];
+  /** Where the running (or ended) up's roll stands for the node, from the event log (up-events.ts). */
+  readonly rollPosition?: RollPosition;
+  /** What the policy pack's node rules say of the node (policy-marks.ts), each `rule: message`. */
+  readonly policy?: readonly string[];
 }
 
 export interface NodeView {
@@ -90,9 +112,17 @@ export interface NodeView {
   /** The resource that holds the node (`xcat:Node compute-r01n05`), or `not under code`. */
   readonly owner: string;
   readonly drift: readonly string[];
+  /** The policy pack's findings on the node, each `rule: message`. */
+  readonly policy: readonly string[];
   /** Facts for the detail panel, one per line. */
   readonly facts: readonly string[];
 }
+
+const ROLL_WORDS: Readonly<Record<RollPosition, string>> = {
+  queued: "under way, this node not reached yet",
+  "not-reached-cancelled": "the up was cancelled before it deployed this node",
+  "not-reached-stopped": "the Deployment's step failed or ended without deploying this node",
+};
 
 const HOLDERS = new Set(["xcat:Node", "xcat:NodeSet"]);
 
@@ -112,9 +142,15 @@ export function nodeView(input: NodeStateInput): NodeView {
   } else if (IN_PROGRESS.has(status)) {
     state = "deploying";
     label = status;
+  } else if (!onWanted && wanted !== undefined && input.rollPosition === "not-reached-cancelled") {
+    state = "not-reached";
+    label = "not reached (cancelled)";
+  } else if (!onWanted && wanted !== undefined && input.rollPosition === "not-reached-stopped") {
+    state = "not-reached";
+    label = "not reached (roll stopped)";
   } else if (!onWanted && wanted !== undefined) {
     state = "waiting";
-    label = `waiting for ${wanted.osimage}`;
+    label = `${input.rollPosition === "queued" ? "queued" : "waiting"} for ${wanted.osimage}`;
   } else if (input.power === "off") {
     state = "off";
     label = "off";
@@ -143,6 +179,9 @@ export function nodeView(input: NodeStateInput): NodeView {
         : ""
     }`,
     ...(wanted ? [`wanted by Deployment ${wanted.deployment}: ${wanted.osimage}`] : []),
+    ...(input.rollPosition && (state === "waiting" || state === "not-reached")
+      ? [`roll (event log of the up): ${ROLL_WORDS[input.rollPosition]}`]
+      : []),
     `managed by: ${owner}`,
     ...(actors.length > 0
       ? [`acted on by: ${actors.map((resource) => `${resource.kind} ${resource.name}`).join(", ")}`]
@@ -152,6 +191,16 @@ export function nodeView(input: NodeStateInput): NodeView {
       : underCode
         ? "drift: none since the stack last recorded it"
         : "drift: not tracked (not under code)",
+    ...(input.policy ?? []).map((finding) => `policy ${finding}`),
   ];
-  return { name: input.name, state, label, underCode, owner, drift: input.drift, facts };
+  return {
+    name: input.name,
+    state,
+    label,
+    underCode,
+    owner,
+    drift: input.drift,
+    policy: input.policy ?? [],
+    facts,
+  };
 }

@@ -2,7 +2,7 @@
  * The drawing: a legend, then the racks (chassis, group rows) side by side, each node a box with
  * its position, name, state word and marks, then the nodes that could not be placed with why. The
  * page shows it live and `--snapshot` writes it; both are this one function. Every node carries
- * its state in words as well as colour, and the two marks (not under code, drift) have their own
+ * its state in words as well as colour, and the three marks (not under code, drift, policy) have their own
  * outline and word, so the drawing reads in greyscale and to a screen reader (`<title>` per node).
  * Plain SVG with the system's monospace font: nothing fetched. Pure.
  */
@@ -23,10 +23,15 @@ export function escapeXml(text: string): string {
 }
 
 const DRIFT_STROKE = "#ff6f00";
+const POLICY_STROKE = "#d50000";
 
 /** The words after a node's state: its marks. */
 export function marksOf(node: NodeDetail): string[] {
-  return [...(node.underCode ? [] : ["not under code"]), ...(node.drift.length > 0 ? ["drift"] : [])];
+  return [
+    ...(node.underCode ? [] : ["not under code"]),
+    ...(node.drift.length > 0 ? ["drift"] : []),
+    ...(node.policy.length > 0 ? ["policy"] : []),
+  ];
 }
 
 function positionText(column: Column, position: number | undefined): string {
@@ -56,6 +61,11 @@ function nodeBox(
     `<title>${escapeXml(title)}</title>` +
     `<rect x="${x}" y="${y}" width="${COLUMN_WIDTH}" height="${ROW_HEIGHT - 2}" rx="3" fill="${style.fill}" ` +
     `stroke="${stroke}" stroke-width="${strokeWidth}"${dash}/>` +
+    // A policy finding: a second, inner outline, so it shows beside the drift and dashed marks.
+    (node.policy.length > 0
+      ? `<rect x="${x + 3}" y="${y + 3}" width="${COLUMN_WIDTH - 6}" height="${ROW_HEIGHT - 8}" rx="2" ` +
+        `fill="none" stroke="${POLICY_STROKE}" stroke-width="2" stroke-dasharray="1 2"/>`
+      : "") +
     `<text x="${x + 6}" y="${y + 13}" fill="${style.text}">${escapeXml(text)}</text></g>`
   );
 }
@@ -88,6 +98,13 @@ function legend(model: ViewModel, y: number): { svg: string; height: number } {
     `<rect x="${MARGIN}" y="${line}" width="14" height="14" fill="#ffffff" stroke="${DRIFT_STROKE}" stroke-width="3"/>` +
       `<text x="${MARGIN + 22}" y="${line + 12}">${escapeXml(
         `thick orange outline, "drift": changed on the management node since the stack last recorded it (${model.withDrift})`,
+      )}</text>`,
+  );
+  line += LINE + 2;
+  parts.push(
+    `<rect x="${MARGIN}" y="${line}" width="14" height="14" fill="#ffffff" stroke="${POLICY_STROKE}" stroke-width="2" stroke-dasharray="1 2"/>` +
+      `<text x="${MARGIN + 22}" y="${line + 12}">${escapeXml(
+        `dotted red inner outline, "policy": the policy pack's node rules report it (unique addresses, group typos, ip in a network) (${model.withPolicy})`,
       )}</text>`,
   );
   line += LINE + 2;

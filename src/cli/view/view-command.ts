@@ -1,6 +1,6 @@
 /**
  * `pulumi-xcat view [--stack name] [--port n] [--interval s] [--expose-cluster-on address]
- * [--snapshot file.svg|file.png]`, run in a Pulumi project's directory: the stack's management
+ * [--snapshot file.svg|file.png] [--event-log file]`, run in a Pulumi project's directory: the stack's management
  * node drawn as racks, served on 127.0.0.1 and redrawn every tick (docs/view.md), or written
  * once as a picture.
  *
@@ -8,7 +8,7 @@
  * selected (drift's resolveStack), its config `xcat:*` then `XCAT_*` (review's
  * settingsForStackConfig), its state from `pulumi stack export`.
  */
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { XcatClient } from "../../client";
 import { clientOptionsFor } from "../../provider/config";
 import { resolveStack } from "../drift/drift-command";
@@ -23,6 +23,7 @@ export const MIN_INTERVAL_SECONDS = 5;
 
 const HELP = `Usage: pulumi-xcat view [--stack name] [--port n] [--interval seconds]
                         [--expose-cluster-on address] [--snapshot file.svg|file.png]
+                        [--event-log file]
 
 Run in a Pulumi project's directory. Draws the stack's management node as racks (by xCAT's rack
 and unit, else the r01n05 pattern of the names, else one row per group) with each node's state
@@ -37,6 +38,11 @@ cluster (docs/view.md).
   --expose-cluster-on ADDRESS
                 serve on ADDRESS instead of 127.0.0.1: anyone who reaches it sees the cluster's
                 nodes, their addresses and states (never a secret), without a login
+  --event-log   FILE: follow the up that writes FILE, run in another shell as
+                PULUMI_DEBUG_COMMANDS=true pulumi up --event-log FILE
+                (the engine's event log; the flag is registered only with that variable): nodes
+                a Deployment has not reached yet read "queued", those a cancelled or stopped roll
+                left read "not reached"
   --snapshot    FILE: read once and write the drawing to FILE (.svg; .png needs Chromium:
                 PULUMI_XCAT_CHROMIUM, the toolchain cache's or chromium on PATH), then exit
 
@@ -50,6 +56,7 @@ interface ViewArgs {
   readonly intervalSeconds: number;
   readonly host: string;
   readonly snapshot?: string;
+  readonly eventLog?: string;
 }
 
 export function parseViewArgs(argv: readonly string[]): ViewArgs | string {
@@ -58,6 +65,7 @@ export function parseViewArgs(argv: readonly string[]): ViewArgs | string {
   let intervalSeconds = MIN_INTERVAL_SECONDS;
   let host = "127.0.0.1";
   let snapshot: string | undefined;
+  let eventLog: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? "";
     const [flag, inline] = arg.startsWith("--") ? arg.split("=", 2) : [arg, undefined];
@@ -83,6 +91,9 @@ export function parseViewArgs(argv: readonly string[]): ViewArgs | string {
       snapshot = value();
       if (!/\.(svg|png)$/i.test(snapshot))
         return `--snapshot needs a file ending in .svg or .png, not '${snapshot}'`;
+    } else if (flag === "--event-log") {
+      eventLog = value();
+      if (eventLog === "") return "--event-log needs the file `pulumi up --event-log` writes";
     } else {
       return `unknown argument '${arg}'`;
     }
@@ -93,7 +104,18 @@ export function parseViewArgs(argv: readonly string[]): ViewArgs | string {
     intervalSeconds,
     host,
     ...(snapshot ? { snapshot } : {}),
+    ...(eventLog ? { eventLog } : {}),
   };
+}
+
+/** The event log's text, or undefined while the up has not created it. */
+async function readEventLog(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
 }
 
 const say = (text: string) => process.stderr.write(`pulumi-xcat view: ${text}\n`);
@@ -141,6 +163,9 @@ export async function run(argv: readonly string[]): Promise<number> {
     client,
     readState: () => stackState(stack),
     intervalMs: args.intervalSeconds * 1000,
+    ...(args.eventLog
+      ? { eventLog: { file: args.eventLog, read: () => readEventLog(args.eventLog as string) } }
+      : {}),
     onTick: (snapshot) => {
       // The terminal says when reading starts failing and when it works again, not every tick.
       if (snapshot.problem !== undefined && snapshot.problem !== lastProblem) say(snapshot.problem);

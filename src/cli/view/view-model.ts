@@ -10,6 +10,7 @@ import { VIEW_ATTRIBUTES } from "./cluster-reads";
 import { NODE_STATES, type NodeStateKey, type NodeView, nodeView, type ShownValue } from "./node-state";
 import { type Placement, placeNodes } from "./placement";
 import type { StackNodes } from "./stack-nodes";
+import { rollPosition, type UpProgress } from "./up-events";
 
 /** A node's attribute as the detail panel shows it. */
 export interface ShownAttribute {
@@ -32,6 +33,8 @@ export interface ViewModel {
   readonly counts: Readonly<Record<NodeStateKey, number>>;
   readonly notUnderCode: number;
   readonly withDrift: number;
+  /** Nodes the policy pack's node rules report (policy-marks.ts). */
+  readonly withPolicy: number;
   /** Sentences the page and terminal show above the drawing (what is not drawn, a failed power read). */
   readonly notes: readonly string[];
 }
@@ -44,6 +47,12 @@ export interface ViewInputs {
   readonly power: ReadonlyMap<string, string>;
   readonly powerProblem?: string;
   readonly stackNodes: StackNodes;
+  /** The running (or last) up as its event log tells it, when the view follows one (up-events.ts). */
+  readonly upProgress?: UpProgress;
+  /** Per node: the policy pack's findings (policy-marks.ts). */
+  readonly policy?: ReadonlyMap<string, readonly string[]>;
+  /** The sentence on the followed event log, first among the notes. */
+  readonly upNote?: string;
 }
 
 /**
@@ -74,12 +83,15 @@ export function buildViewModel(inputs: ViewInputs): ViewModel {
   const counts = Object.fromEntries(NODE_STATES.map((state) => [state, 0])) as Record<NodeStateKey, number>;
   let notUnderCode = 0;
   let withDrift = 0;
+  let withPolicy = 0;
   const placementInputs = [];
   for (const node of [...inputs.nodes].sort(compareStrings)) {
     const values: Record<string, ShownValue> = {};
     for (const attribute of VIEW_ATTRIBUTES) values[attribute] = shown(facts, node, attribute);
     const wanted = stackNodes.wantedImages.get(node);
     const power = inputs.power.get(node);
+    const position =
+      wanted && inputs.upProgress ? rollPosition(inputs.upProgress, wanted.deployment, node) : undefined;
     const view = nodeView({
       name: node,
       values,
@@ -89,11 +101,14 @@ export function buildViewModel(inputs: ViewInputs): ViewModel {
         : {}),
       resources: stackNodes.resources.get(node) ?? [],
       ...(wanted ? { wantedImage: wanted } : {}),
+      ...(position ? { rollPosition: position } : {}),
+      policy: inputs.policy?.get(node) ?? [],
       drift: changedSinceRecorded(facts, node, stackNodes.recorded.get(node)),
     });
     counts[view.state]++;
     if (!view.underCode) notUnderCode++;
     if (view.drift.length > 0) withDrift++;
+    if (view.policy.length > 0) withPolicy++;
     const attributes = VIEW_ATTRIBUTES.filter((name) => values[name]?.value !== "").map(
       (name): ShownAttribute => {
         const value = values[name] ?? { value: "" };
@@ -112,7 +127,7 @@ export function buildViewModel(inputs: ViewInputs): ViewModel {
       groups: facts.groupsOf(node),
     });
   }
-  const notes: string[] = [];
+  const notes: string[] = inputs.upNote ? [inputs.upNote] : [];
   if (inputs.powerProblem) notes.push(`Power is not known: ${inputs.powerProblem}`);
   if (stackNodes.elsewhere > 0) {
     notes.push(
@@ -140,6 +155,7 @@ export function buildViewModel(inputs: ViewInputs): ViewModel {
     counts,
     notUnderCode,
     withDrift,
+    withPolicy,
     notes,
   };
 }

@@ -10,8 +10,10 @@
 import type { XcatClient } from "../../client";
 import type { NoderangeContext } from "../../contract/noderange";
 import { readCluster } from "./cluster-reads";
+import { policyFindings } from "./policy-marks";
 import { renderSvg } from "./render-svg";
 import { stackNodes } from "./stack-nodes";
+import { parseUpEvents, type UpProgress, upNote } from "./up-events";
 import { buildViewModel, type ViewModel } from "./view-model";
 
 export interface ViewSourceOptions {
@@ -22,6 +24,11 @@ export interface ViewSourceOptions {
   /** The stack's state (`pulumi stack export`, parsed). */
   readonly readState: () => Promise<unknown>;
   readonly intervalMs: number;
+  /**
+   * The running up's event log (`pulumi up --event-log`), read whole each tick: its text, or
+   * undefined while the file does not exist. Absent: the view follows no event log.
+   */
+  readonly eventLog?: { readonly file: string; readonly read: () => Promise<string | undefined> };
   /** Called after each tick, with the sentence when it failed. */
   readonly onTick?: (tick: ViewSnapshot) => void;
 }
@@ -70,6 +77,17 @@ export class ViewSource {
       this.#fail(tick, `The state of stack ${stack} could not be read: ${(error as Error).message}.`);
       return;
     }
+    let upProgress: UpProgress | undefined;
+    const eventLog = this.#options.eventLog;
+    if (eventLog) {
+      try {
+        const text = await eventLog.read();
+        if (text !== undefined) upProgress = parseUpEvents(text);
+      } catch (error) {
+        this.#fail(tick, `The event log ${eventLog.file} could not be read: ${(error as Error).message}.`);
+        return;
+      }
+    }
     try {
       const recorded = stackNodes(state, { isNode: () => false, groupMembers: () => undefined }).recorded;
       const attributes = new Set([...recorded.values()].flatMap((values) => Object.keys(values)));
@@ -89,6 +107,9 @@ export class ViewSource {
         power: cluster.power,
         ...(cluster.powerProblem ? { powerProblem: cluster.powerProblem } : {}),
         stackNodes: stackNodes(state, context),
+        policy: policyFindings(state),
+        ...(upProgress ? { upProgress } : {}),
+        ...(eventLog ? { upNote: upNote(upProgress, eventLog.file) } : {}),
       });
       this.#snapshot = { tick, model, svg: renderSvg(model), readAt: new Date().toISOString() };
       this.#options.onTick?.(this.#snapshot);
