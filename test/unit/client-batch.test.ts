@@ -414,7 +414,7 @@ describe("ReadBatcher group reads (a NodeSet's nodes, issue #38)", () => {
     expect(t.batcher.stats).toMatchObject({ sizeProbes: 1, allResources: 1 });
     expect(t.batcher.stats.groupBatches).toBeGreaterThanOrEqual(14);
     expect(t.batcher.stats.groupBatches).toBeLessThanOrEqual(16);
-  });
+  }, 60_000);
 
   it("never answers a group from a read older than a write to one of its names", async () => {
     const t = racksType(40);
@@ -449,5 +449,5 @@ describe("ReadBatcher group reads (a NodeSet's nodes, issue #38)", () => {
     }
     expect(t.batcher.stats.allResources).toBe(0);
     expect(t.batcher.stats.groupBatches).toBe(40);
-  });
+  }, 60_000);
 });

@@ -20,7 +20,7 @@ describe("noderangeChunks", () => {
     const chunks = noderangeChunks(names.reverse());
     expect(chunks).toHaveLength(1);
     expect(compressNoderange(chunks[0] ?? [])).toBe("r[001-250]n[01-40]");
-  });
+  }, 60_000);
 
   it("cuts names that do not compress into requests within the budget, losing and repeating none", () => {
     // Every third node of five racks, with an odd name between: ranges of one or two names.
@@ -32,7 +32,7 @@ describe("noderangeChunks", () => {
       expect(encodeSegment(compressNoderange(chunk)).length).toBeLessThanOrEqual(NODERANGE_URL_BUDGET);
     const back = chunks.flatMap((chunk) => expand(compressNoderange(chunk)));
     expect(back.sort()).toEqual([...new Set(names)].sort());
-  });
+  }, 60_000);
 
   it("gives a lone name its own chunk, however long", () => {
     expect(noderangeChunks(["n01"], 2)).toEqual([["n01"]]);
