@@ -46,7 +46,13 @@ export type {
   NodeshellInput,
   PowerAction,
 } from "./resources/nodes";
-export type { AttributeMaps, CreateOptions, DeleteOptions, GetManyOptions } from "./resources/objects";
+export type {
+  AttributeMaps,
+  CreateOptions,
+  DeleteOptions,
+  GetManyOptions,
+  UpdatedObject,
+} from "./resources/objects";
 export type { ImageParams, ImageSource, OsimagesApi } from "./resources/osimages";
 export type { PolicyApi } from "./resources/policy";
 export type { NodeOutput, NodeResults, PerNode } from "./resources/results";

@@ -14,6 +14,19 @@
  * The old trigger, many cold reads within a short time (only a fast server answers that quickly),
  * stays as a second way in.
  *
+ * Group reads ({@link ReadBatcher.getGroup}: a NodeSet's nodes, read as one) have a queue of their
+ * own: groups that arrive while a group read is in flight go out together as one request for all
+ * their names (the caller writes it as a compact noderange, see `fetchGroup`), so the sets of a
+ * refresh, or the read-backs of a roll, share requests. A group's names count in the rent-or-buy
+ * cost like a batch's, but a group is one read for the rate trigger, never one per name: a lone
+ * rack of 40 nodes would otherwise look like 40 cold reads at once and read a 10,000-node type.
+ *
+ * Whole-type reads pay off only while this client writes nothing that makes them stale: cold
+ * batches sent before this client's last write to the whole type (a noderange or group write, a
+ * table write) no longer count toward reading it, so an `up` that reads sets between writes (a
+ * NodeSet's check for existing nodes before it creates them) does not read the type again and
+ * again.
+ *
  * Freshness rule: a read is only answered from a fetch that started after the last write this
  * client made to that object had finished (see {@link WriteLog}), so a read never returns data
  * older than a write that came before it. Writes by others show up after at most `cacheTtlMs`.
@@ -60,6 +73,12 @@ export interface ReadBatcherOptions<T> extends ReadBatcherTuning {
   readonly fetchMany: (names: readonly string[]) => Promise<ReadonlyMap<string, T>>;
   /** Reads every object of the type. */
   readonly fetchAll: () => Promise<ReadonlyMap<string, T>>;
+  /**
+   * Reads the named objects of one or more groups (see {@link ReadBatcher.getGroup}) in as few
+   * requests as the server takes; names missing from the map do not exist. Without it, groups are
+   * read with `fetchMany`.
+   */
+  readonly fetchGroup?: ((names: readonly string[]) => Promise<ReadonlyMap<string, T>>) | undefined;
   /** How many objects the type has (one cheap name list); without it only the rate trigger reads the whole type. */
   readonly countAll?: (() => Promise<number>) | undefined;
   readonly writes: WriteLog;
@@ -78,6 +97,10 @@ export interface ReadBatcherStats {
   shared: number;
   /** Size probes (name lists) sent. */
   sizeProbes: number;
+  /** Group reads asked for (see {@link ReadBatcher.getGroup}). */
+  groupReads: number;
+  /** Merged requests of groups sent. */
+  groupBatches: number;
 }
 
 /** Relative costs of xCAT reads in units of one request's base cost (xcat-behavior.md section 10). */
@@ -88,6 +111,23 @@ const COST = {
   perTypeObject: 0.006,
 } as const;
 
+/**
+ * Groups one merged group read holds at most: a batch is one read of all their names, so this
+ * only bounds how long one answer can take (100 racks of 40 nodes: ~12 s on a real xCAT, which
+ * reads ~0.003 s per named node, xcat-behavior.md section 10).
+ */
+const GROUPS_PER_BATCH = 100;
+
+/** The entries of `objects` named in `names`. */
+function pick<T>(objects: ReadonlyMap<string, T>, names: readonly string[]): Map<string, T> {
+  const found = new Map<string, T>();
+  for (const name of names) {
+    const object = objects.get(name);
+    if (object !== undefined) found.set(name, object);
+  }
+  return found;
+}
+
 interface Fetch<T> {
   /** The write sequence number when the fetch started. */
   readonly seq: number;
@@ -96,7 +136,15 @@ interface Fetch<T> {
 }
 
 export class ReadBatcher<T> {
-  readonly stats: ReadBatcherStats = { reads: 0, batches: 0, allResources: 0, shared: 0, sizeProbes: 0 };
+  readonly stats: ReadBatcherStats = {
+    reads: 0,
+    batches: 0,
+    allResources: 0,
+    shared: 0,
+    sizeProbes: 0,
+    groupReads: 0,
+    groupBatches: 0,
+  };
   readonly #options: ReadBatcherOptions<T>;
   readonly #threshold: number;
   readonly #rateWindowMs: number;
@@ -105,10 +153,12 @@ export class ReadBatcher<T> {
   readonly #probeNames: number;
   readonly #costWindowMs: number;
   readonly #queue: Coalescer<string, T | undefined>;
+  /** Group reads: each item is one group's names; a batch is one read of their union. */
+  readonly #groups: Coalescer<readonly string[], ReadonlyMap<string, T>>;
   /** Time the last ALLRESOURCES read took; a slow one is kept longer. */
   #allDurationMs = 0;
-  /** Cold batches sent recently: when, and how many names. */
-  #coldBatches: { readonly at: number; readonly names: number }[] = [];
+  /** Cold batches sent recently: when, at which write sequence number, and how many names. */
+  #coldBatches: { readonly at: number; readonly seq: number; readonly names: number }[] = [];
   /** Objects of the type, when known, and when learned. */
   #typeSize: { readonly count: number; readonly at: number } | undefined;
   #sizeProbe: Promise<void> | undefined;
@@ -137,6 +187,14 @@ export class ReadBatcher<T> {
       // An explicit window (tests, tuning) wins over the measured hold.
       hold: options.windowMs === undefined ? options.hold : undefined,
       run: (_lane, names) => this.#fetchBatch(names),
+    });
+    this.#groups = new Coalescer<readonly string[], ReadonlyMap<string, T>>({
+      // A batch of groups is one request whatever its size (fetchGroup keeps each request within
+      // what the server takes), so only the count of groups bounds it.
+      maxBatchSize: GROUPS_PER_BATCH,
+      windowMs: options.windowMs,
+      hold: options.windowMs === undefined ? options.hold : undefined,
+      run: (_lane, groups) => this.#fetchGroups(groups),
     });
   }
 
@@ -179,6 +237,69 @@ export class ReadBatcher<T> {
   }
 
   /**
+   * The objects named in `names`, read together as one group (a NodeSet's nodes): a map without
+   * the names that do not exist. Groups asked for while a group read is in flight go out together
+   * as one read of all their names when it is answered; a lone group is one read of its names,
+   * never of the whole type. The same freshness rule as {@link get} holds for every name.
+   */
+  async getGroup(names: readonly string[]): Promise<ReadonlyMap<string, T>> {
+    const unique = [...new Set(names)];
+    if (unique.length === 0) return new Map();
+    this.stats.groupReads += 1;
+    const now = this.#options.now();
+    const written = this.#lastWriteOf(unique);
+    // A read-back after this client's own write is never worth a whole-type read: only cold
+    // groups (a refresh) may start one, and only by cost.
+    const cold = now - written.at >= this.#rateWindowMs;
+    const canStartAll =
+      cold && this.#allFetch === undefined && now >= this.#allPausedUntil && this.#wholeTypeIsCheaper(now);
+    const snapshot = this.#snapshot;
+    if (
+      snapshot !== undefined &&
+      snapshot.seq >= written.seq &&
+      now - snapshot.startedAt < this.#snapshotTtlMs
+    ) {
+      if (canStartAll && now - snapshot.startedAt >= this.#snapshotTtlMs / 2) this.#startAll(now);
+      this.stats.shared += 1;
+      return pick(snapshot.objects, unique);
+    }
+    const under = this.#allFetch;
+    const fetch =
+      under !== undefined && under.seq >= written.seq ? under : canStartAll ? this.#startAll(now) : undefined;
+    if (fetch !== undefined) {
+      if (fetch === under) this.stats.shared += 1;
+      try {
+        return pick(await fetch.result, unique);
+      } catch {
+        // Fall back to a group read.
+      }
+    }
+    const merged = await this.#groups.submit("", unique);
+    return pick(merged, unique);
+  }
+
+  /** The latest write this client made to any of `names`. */
+  #lastWriteOf(names: readonly string[]): { readonly seq: number; readonly at: number } {
+    let latest = { seq: 0, at: Number.NEGATIVE_INFINITY };
+    for (const name of names) {
+      const mark = this.#options.writes.lastWrite(this.#options.type, name);
+      if (mark.seq > latest.seq) latest = mark;
+    }
+    return latest;
+  }
+
+  /** One read of the union of `groups`' names, answering each group with the whole answer. */
+  async #fetchGroups(groups: readonly (readonly string[])[]): Promise<Outcome<ReadonlyMap<string, T>>[]> {
+    const union = [...new Set(groups.flat())];
+    this.stats.groupBatches += 1;
+    this.#recordCold(union);
+    const fetch = this.#options.fetchGroup ?? this.#options.fetchMany;
+    // The write log only grows, so a fetch starting now is fresh enough for every waiting group.
+    const objects = await fetch(union);
+    return groups.map(() => ({ ok: true, value: objects }));
+  }
+
+  /**
    * True when the cold batches sent recently have cost about what one read of the whole type
    * costs, so the rest of what looks like a refresh should come from one. Asks for the size of the
    * type (once, in the background) after a few cold batches.
@@ -186,6 +307,10 @@ export class ReadBatcher<T> {
   #wholeTypeIsCheaper(now: number): boolean {
     const cutoff = now - this.#costWindowMs;
     while ((this.#coldBatches[0]?.at ?? now) < cutoff) this.#coldBatches.shift();
+    // A whole-type read made before this client's own write to the whole type would be stale:
+    // the batches sent before that write bought nothing a read now could use.
+    const typeWritten = this.#options.writes.lastWrite(this.#options.type, "").seq;
+    while ((this.#coldBatches[0]?.seq ?? typeWritten) < typeWritten) this.#coldBatches.shift();
     if (this.#coldBatches.length < this.#probeAfter) return false;
     let coldNames = 0;
     for (const batch of this.#coldBatches) coldNames += batch.names;
@@ -221,14 +346,19 @@ export class ReadBatcher<T> {
   async #fetchBatch(names: readonly string[]): Promise<Outcome<T | undefined>[]> {
     const unique = [...new Set(names)];
     this.stats.batches += 1;
-    const now = this.#options.now();
-    const cold = unique.filter(
-      (name) => now - this.#options.writes.lastWrite(this.#options.type, name).at >= this.#rateWindowMs,
-    ).length;
-    if (cold > 0) this.#coldBatches.push({ at: now, names: cold });
+    this.#recordCold(unique);
     // The write log only grows, so a fetch starting now is fresh enough for every waiter.
     const objects = await this.#options.fetchMany(unique);
     return names.map((name) => ({ ok: true, value: objects.get(name) }));
+  }
+
+  /** Records a batch about to be sent, by its names not written within the rate window, for the cost rule. */
+  #recordCold(names: readonly string[]): void {
+    const now = this.#options.now();
+    const cold = names.filter(
+      (name) => now - this.#options.writes.lastWrite(this.#options.type, name).at >= this.#rateWindowMs,
+    ).length;
+    if (cold > 0) this.#coldBatches.push({ at: now, seq: this.#options.writes.seq, names: cold });
   }
 
   /** Counts a read of an object not written within the rate window; true when the rate is high. */

@@ -93,15 +93,20 @@ describe("NodeSet of a 20-node rack from CSV", () => {
     expect(sent["POST /nodes/{noderange}/dns"]).toBeLessThan(20);
   });
 
-  it("rolls the rack's image with exactly 1 PUT of its noderange", async () => {
+  it("rolls the rack's image with exactly 1 PUT of its noderange and no read-back, reporting what a read returns", async () => {
     const before = requests();
     outs = await applied(id, outs, rack(2, rackCsv(2, 20), "rocky9-netboot-v2"));
+    // provmethod lives in a column of its own, which every node held itself: what xCAT reports
+    // after the PUT is known (known-after-update.ts), so nothing is read back.
     const sent = since(before);
     expect(sent["PUT /nodes/{noderange}"]).toBe(1);
-    expect(sent["POST /nodes/{noderange}"]).toBeUndefined();
-    expect(sent["DELETE /nodes/{noderange}"]).toBeUndefined();
+    expect(sent["GET /nodes/{noderange}"]).toBeUndefined();
+    expect(Object.keys(sent).filter((route) => !route.startsWith("GET"))).toEqual(["PUT /nodes/{noderange}"]);
     const all = await h.admin.nodes.getMany("r02n[01-20]");
     expect([...all.values()].every((node) => node.provmethod === "rocky9-netboot-v2")).toBe(true);
+    // What the roll reported per node is what a read of the server gives, node by node.
+    const read = await runtime.read(KIND, id, outs);
+    expect(outs.nodeAttributes).toEqual((read.props as Record<string, unknown>).nodeAttributes);
     expect((outs.nodeAttributes as Record<string, Record<string, string>>).r02n11?.provmethod).toBe(
       "rocky9-netboot-v2",
     );
@@ -178,8 +183,12 @@ describe("NodeSet of a 20-node rack from CSV", () => {
     } as typeof withoutArch.attributes;
     const before = requests();
     outs = await applied(id, outs, withoutArch);
-    expect(since(before)["PUT /nodes/{noderange}"]).toBe(1);
+    // A clear may uncover a group's value: the nodes are read back, in one GET for the set.
+    const sent = since(before);
+    expect(sent["PUT /nodes/{noderange}"]).toBe(1);
+    expect(sent["GET /nodes/{noderange}"]).toBe(1);
     expect((await h.admin.nodes.get("r02n14")).arch ?? "").toBe("");
+    expect((outs.nodeAttributes as Record<string, Record<string, string>>).r02n14?.arch ?? "").toBe("");
   });
 
   it("deletes the whole set with 1 DELETE of its noderange", async () => {
@@ -194,6 +203,80 @@ describe("NodeSet of a 20-node rack from CSV", () => {
     expect((await h.admin.nodes.list()).filter((n) => n.startsWith("r02n"))).toEqual([]);
   });
 });
+
+describe("Five NodeSets at once, as the engine runs a refresh or an up of a cluster (issue #38 items 3 and 7)", () => {
+  const RACKS = [11, 12, 13, 14, 15];
+  const sets = new Map<number, { id: string; outs: Record<string, unknown> }>();
+
+  beforeAll(async () => {
+    for (const r of RACKS) sets.set(r, await h.createChecked(KIND, rack(r, rackCsv(r, 8))));
+  });
+
+  afterAll(async () => {
+    for (const set of sets.values()) await runtime.delete(KIND, set.id, set.outs);
+  });
+
+  const each = <T>(work: (r: number, set: { id: string; outs: Record<string, unknown> }) => Promise<T>) =>
+    Promise.all(RACKS.map((r) => work(r, sets.get(r) ?? { id: "", outs: {} })));
+
+  it("reads 5 sets read together with fewer than 5 requests, each getting only its own nodes", async () => {
+    await h.admin.nodes.update("r13n04", { ip: "10.9.13.4" });
+    const before = requests();
+    const reads = await each((_r, set) => runtime.read(KIND, set.id, set.outs));
+    const sent = since(before);
+    // Reads only (a size probe, GET /nodes, may go out too: the rent-or-buy rule's).
+    expect(Object.keys(sent).filter((route) => !route.startsWith("GET"))).toEqual([]);
+    expect(sent["GET /nodes/{noderange}"]).toBeLessThan(5);
+    reads.forEach((read, index) => {
+      const rows = (read.inputs as { rows: Record<string, Record<string, string>> }).rows;
+      expect(Object.keys(rows)).toEqual(Object.keys(rackCsvRows(RACKS[index] ?? 0, 8)));
+    });
+    const r13 = reads[2]?.inputs as { rows: Record<string, Record<string, string>> } | undefined;
+    expect(r13?.rows.r13n04?.ip).toBe("10.9.13.4");
+    await h.admin.nodes.update("r13n04", { ip: "10.0.13.4" });
+  });
+
+  it("rolls 5 sets at once with 1 PUT each and nothing read back", async () => {
+    const before = requests();
+    const rolled = await each((r, set) =>
+      applied(set.id, set.outs, rack(r, rackCsv(r, 8), "rocky9-netboot-v3")),
+    );
+    const sent = since(before);
+    expect(sent["PUT /nodes/{noderange}"]).toBe(5);
+    expect(sent["GET /nodes/{noderange}"]).toBeUndefined();
+    expect(Object.keys(sent).filter((route) => !route.startsWith("GET"))).toEqual(["PUT /nodes/{noderange}"]);
+    RACKS.forEach((r, index) => {
+      sets.set(r, { id: sets.get(r)?.id ?? "", outs: rolled[index] ?? {} });
+    });
+    const reads = await each((_r, set) => runtime.read(KIND, set.id, set.outs));
+    reads.forEach((read, index) => {
+      expect(rolled[index]?.nodeAttributes).toEqual((read.props as Record<string, unknown>).nodeAttributes);
+    });
+  });
+
+  it("reads the 5 sets back together after a change that must be read (a dropped column)", async () => {
+    const without = (r: number) => ({
+      ...rack(r, rackCsv(r, 8), "rocky9-netboot-v3"),
+      attributes: { mgt: "ipmi", provmethod: "rocky9-netboot-v3" },
+    });
+    const before = requests();
+    const updated = await each((r, set) => applied(set.id, set.outs, without(r)));
+    const sent = since(before);
+    expect(sent["PUT /nodes/{noderange}"]).toBe(5);
+    expect(sent["GET /nodes/{noderange}"]).toBeLessThan(5);
+    RACKS.forEach((r, index) => {
+      sets.set(r, { id: sets.get(r)?.id ?? "", outs: updated[index] ?? {} });
+      const perNode = updated[index]?.nodeAttributes as Record<string, Record<string, string>>;
+      expect(Object.keys(perNode)).toEqual(Object.keys(rackCsvRows(r, 8)));
+      for (const values of Object.values(perNode)) expect(values.arch ?? "").toBe("");
+    });
+  });
+});
+
+/** The rows rackCsv writes, by node. */
+function rackCsvRows(r: number, count: number): Record<string, unknown> {
+  return Object.fromEntries(Array.from({ length: count }, (_, n) => [`r${pad(r)}n${pad(n + 1)}`, {}]));
+}
 
 describe("NodeSet over nodes that exist", () => {
   it("refuses without adopt, naming the node and attribute, and writes nothing", async () => {

@@ -1,6 +1,7 @@
 /**
  * The read batcher's logic with a fake fetch: merging, chunking, missing names, the ALLRESOURCES
- * snapshot, and the freshness rule against writes (issue 7).
+ * snapshot, and the freshness rule against writes (issue 7); group reads, a NodeSet's nodes read
+ * as one (issue #38).
  */
 import { describe, expect, it } from "vitest";
 import { ReadBatcher, type ReadBatcherTuning } from "../../src/client/read-batcher";
@@ -12,7 +13,8 @@ type Obj = { name: string; version: number };
 function fakeType(tuning: ReadBatcherTuning = {}, typeSize?: number) {
   let clock = 1_000;
   const store = new Map<string, number>();
-  const fetches: Array<{ kind: "many" | "all"; names: readonly string[]; release: () => void }> = [];
+  const fetches: Array<{ kind: "many" | "all" | "group"; names: readonly string[]; release: () => void }> =
+    [];
   const writes = new WriteLog(() => clock);
   const snapshot = (names: readonly string[] | undefined) => {
     const result = new Map<string, Obj>();
@@ -21,7 +23,7 @@ function fakeType(tuning: ReadBatcherTuning = {}, typeSize?: number) {
     }
     return result;
   };
-  const deferred = (kind: "many" | "all", names: readonly string[] | undefined) =>
+  const deferred = (kind: "many" | "all" | "group", names: readonly string[] | undefined) =>
     new Promise<Map<string, Obj>>((resolve) => {
       // The data is taken when the request "reaches the server", i.e. when it starts.
       const data = snapshot(names);
@@ -33,6 +35,7 @@ function fakeType(tuning: ReadBatcherTuning = {}, typeSize?: number) {
     now: () => clock,
     fetchMany: (names) => deferred("many", names),
     fetchAll: () => deferred("all", undefined),
+    fetchGroup: (names) => deferred("group", names),
     ...(typeSize === undefined ? {} : { countAll: async () => typeSize }),
     ...tuning,
   });
@@ -56,7 +59,20 @@ function fakeType(tuning: ReadBatcherTuning = {}, typeSize?: number) {
       store.set(name, (store.get(name) ?? 0) + 1);
       writes.record(writeScope("nodes.update", { noderange: name }));
     },
+    /** A write to a noderange (`r01n[01-40]`), which may have changed any node. */
+    writeRange(names: readonly string[]) {
+      for (const name of names) store.set(name, (store.get(name) ?? 0) + 1);
+      writes.record(writeScope("nodes.update", { noderange: "r01n%5B01-40%5D" }));
+    },
   };
+}
+
+/** The names of rack `rack` (1-based) of `size` nodes: r001n01 ... */
+function rackNames(rack: number, size = 40): string[] {
+  return Array.from(
+    { length: size },
+    (_, n) => `r${String(rack).padStart(3, "0")}n${String(n + 1).padStart(2, "0")}`,
+  );
 }
 
 describe("ReadBatcher", () => {
@@ -314,4 +330,124 @@ describe("writeScope", () => {
     log.record({ kind: "all" });
     expect(log.lastWrite("osimage", "x").seq).toBe(3);
   });
+});
+
+describe("ReadBatcher group reads (a NodeSet's nodes, issue #38)", () => {
+  /** A type of `racks` racks of 40 objects, each at version 1. */
+  function racksType(racks: number, tuning: ReadBatcherTuning = {}) {
+    const t = fakeType(tuning, racks * 40);
+    for (let rack = 1; rack <= racks; rack += 1) for (const name of rackNames(rack)) t.store.set(name, 1);
+    return t;
+  }
+
+  it("reads a lone group of 40 cold names with one read of those names, never the whole type, whatever the per-name rate trigger says", async () => {
+    // 32 cold reads within 2 s switch single reads to ALLRESOURCES: a group counts once.
+    const t = racksType(250);
+    const rack = t.batcher.getGroup(rackNames(7));
+    await new Promise((r) => setImmediate(r));
+    expect(t.fetches.map((f) => [f.kind, f.names.length])).toEqual([["group", 40]]);
+    await t.releaseAll();
+    const found = await rack;
+    expect([...found.keys()]).toEqual(rackNames(7));
+    expect(t.batcher.stats).toMatchObject({ groupReads: 1, groupBatches: 1, allResources: 0, sizeProbes: 0 });
+  });
+
+  it("merges groups asked for together into one read, each caller getting only its own names", async () => {
+    const t = racksType(10);
+    const reads = [1, 2, 3, 4, 5].map((rack) => t.batcher.getGroup(rackNames(rack)));
+    await new Promise((r) => setImmediate(r));
+    expect(t.fetches).toHaveLength(1);
+    expect(new Set(t.fetches[0]?.names)).toEqual(new Set([1, 2, 3, 4, 5].flatMap((rack) => rackNames(rack))));
+    await t.releaseAll();
+    const found = await Promise.all(reads);
+    found.forEach((map, index) => {
+      expect([...map.keys()]).toEqual(rackNames(index + 1));
+    });
+  });
+
+  it("queues groups behind the group read in flight and sends them as one read when it is answered", async () => {
+    const t = racksType(10);
+    const first = t.batcher.getGroup(rackNames(1));
+    await new Promise((r) => setImmediate(r));
+    const later = [];
+    for (const rack of [2, 3, 4]) {
+      later.push(t.batcher.getGroup(rackNames(rack)));
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(t.fetches).toHaveLength(1);
+    t.fetches.splice(0)[0]?.release();
+    await first;
+    await new Promise((r) => setImmediate(r));
+    expect(t.fetches.map((f) => f.names.length)).toEqual([120]);
+    await t.releaseAll();
+    expect((await Promise.all(later)).map((map) => map.size)).toEqual([40, 40, 40]);
+  });
+
+  it("leaves out the names that do not exist", async () => {
+    const t = racksType(1);
+    t.store.delete("r001n05");
+    const read = t.batcher.getGroup(rackNames(1));
+    await t.releaseAll();
+    const found = await read;
+    expect(found.size).toBe(39);
+    expect(found.has("r001n05")).toBe(false);
+  });
+
+  it("ends a refresh of 250 groups of 40 at the engine's 8 steps in one read of the whole type, by cost", async () => {
+    // 10,000 objects: the whole type costs 1 + 10,000 * 0.006 = 61 base costs; a batch of 8 racks
+    // 1 + 320 * 0.01 = 4.2, so about 15 batches are sent before the rest comes from one read.
+    const t = racksType(250);
+    let rack = 1;
+    const answered: number[] = [];
+    const sent = () => t.batcher.stats.groupBatches + t.batcher.stats.allResources;
+    while (rack <= 250) {
+      const before = sent();
+      const reads = Array.from({ length: Math.min(8, 251 - rack) }, () =>
+        t.batcher.getGroup(rackNames(rack++)),
+      );
+      await t.releaseAll();
+      for (const map of await Promise.all(reads)) answered.push(map.size);
+      // A round answered by the server takes a request's time; one answered from the snapshot, none.
+      if (sent() > before) t.tick(400);
+    }
+    expect(answered).toEqual(Array.from({ length: 250 }, () => 40));
+    expect(t.batcher.stats).toMatchObject({ sizeProbes: 1, allResources: 1 });
+    expect(t.batcher.stats.groupBatches).toBeGreaterThanOrEqual(14);
+    expect(t.batcher.stats.groupBatches).toBeLessThanOrEqual(16);
+  }, 60_000);
+
+  it("never answers a group from a read older than a write to one of its names", async () => {
+    const t = racksType(40);
+    // Fill a snapshot of the whole type with a refresh.
+    for (let rack = 1; rack <= 40 && t.batcher.stats.allResources === 0; ) {
+      const reads = Array.from({ length: 8 }, () => t.batcher.getGroup(rackNames(rack++)));
+      await t.releaseAll();
+      await Promise.all(reads);
+    }
+    expect(t.batcher.stats.allResources).toBe(1);
+    t.write("r039n17");
+    const afterWrite = t.batcher.getGroup(rackNames(39));
+    await new Promise((r) => setImmediate(r));
+    expect(t.fetches.map((f) => f.kind)).toEqual(["group"]);
+    await t.releaseAll();
+    expect((await afterWrite).get("r039n17")?.version).toBe(2);
+    // A group none of whose names was written still comes from the snapshot.
+    expect((await t.batcher.getGroup(rackNames(40))).get("r040n01")?.version).toBe(1);
+    expect(t.fetches).toHaveLength(0);
+  });
+
+  it("does not read the whole type for groups read between this client's writes to it (an up that checks each set before creating it)", async () => {
+    const t = racksType(250);
+    for (let round = 0; round < 40; round += 1) {
+      const reads = Array.from({ length: 8 }, (_, i) => t.batcher.getGroup(rackNames(round * 6 + i + 1)));
+      await t.releaseAll();
+      await Promise.all(reads);
+      // Each round writes to noderanges (name services of the sets just created), and on a slow
+      // server the next sets' reads come more than the rate window later: they count as cold.
+      t.writeRange(rackNames(round + 1));
+      t.tick(3_000);
+    }
+    expect(t.batcher.stats.allResources).toBe(0);
+    expect(t.batcher.stats.groupBatches).toBe(40);
+  }, 60_000);
 });

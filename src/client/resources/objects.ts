@@ -4,6 +4,7 @@
  * namespace extends {@link NamedObjects} and adds its own routes.
  */
 import { ObjectAttributeMaps, StringList } from "../../contract/envelope";
+import { compressNoderange } from "../../contract/noderange";
 import { isPerNodeTemplate } from "../../contract/per-node-values";
 import { Coalescer } from "../coalescer";
 import { derivedWindowMs } from "../derived-window";
@@ -11,6 +12,7 @@ import { type Answer, type CallSpec, type CreateCheck, type Engine, parseBody } 
 import { createXcatError, isNotFound, isXcatError } from "../errors";
 import { conditionAttributes, knownAfterUpdate } from "../known-after-update";
 import { attributeListSegment, nameListSegment, noderangeSegment, objectSegment } from "../names";
+import { noderangeChunks } from "../noderange-chunks";
 import {
   attributesMatch,
   expandCollapsedKeys,
@@ -52,6 +54,16 @@ export interface CreateOptions extends CallOptions {
   /** mkdef options passed through xcatws's `options` body key, e.g. `{ "--template": "x86_64kvmguest-template" }`. */
   readonly mkdefOptions?: Readonly<Record<string, string>> | undefined;
 }
+
+/** One object of a {@link NamedObjects.reportAfterUpdates} call: what was sent, and what was known before. */
+export interface UpdatedObject {
+  readonly name: string;
+  readonly sent: AttributeInput;
+  readonly before: { readonly recorded: Attributes | undefined; readonly previous: AttributeInput };
+}
+
+/** Names per request of a group read of a type other than nodes (a comma list, as `get` batches). */
+const GROUP_NAMES_PER_LIST = 100;
 
 /** A name no object has, for asking lsdef about an attribute (see `knowsAttribute`). */
 const ATTRIBUTE_PROBE_NAME = "pulumi-xcat-attribute-probe";
@@ -102,6 +114,7 @@ export abstract class NamedObjects {
       now: batching.now,
       hold: batching.hold,
       fetchMany: (names) => this.#readBatch(names),
+      fetchGroup: (names) => this.#readGroup(names, undefined),
       fetchAll: () => this.getMany("ALLRESOURCES"),
       countAll: async () => (await this.list()).length,
     });
@@ -302,6 +315,88 @@ export abstract class NamedObjects {
     const batch = new Map<string, Attributes>();
     for (const name of names) if (!missing.has(name)) batch.set(name, found.get(name) ?? {});
     return batch;
+  }
+
+  /**
+   * Several objects read as one group, as a NodeSet reads its nodes: a Map without the names that
+   * do not exist. With batching, groups read at the same time share requests: they go out together
+   * as one read of all their names, nodes as one compact noderange (`r[01-08]n[01-40]`), when the
+   * read in flight is answered; a refresh of many groups ends in one read of the whole type when
+   * that costs less (see read-batcher.ts). A lone group is one read of its own names. Without
+   * batching: one read of the group's names (more only past what one URL holds).
+   *
+   * @example
+   * ```ts
+   * const rack = await client.nodes.getGroup(["r01n01", "r01n02", "r01n03"]);
+   * rack.get("r01n02")?.ip;
+   * ```
+   */
+  async getGroup(names: readonly string[], options?: CallOptions): Promise<Map<string, Attributes>> {
+    for (const name of names) objectSegment(name, this.spec.what); // validates before anything is queued
+    if (names.length === 0) return new Map();
+    const batcher = this.#readBatcher(options);
+    if (batcher === undefined) return this.#readGroup(names, options);
+    const found = await batcher.getGroup(names);
+    // Copies: the answer may be shared with other groups and with the type's snapshot.
+    return new Map([...found].map(([name, attributes]) => [name, { ...attributes }]));
+  }
+
+  /**
+   * A group read as few requests as the server takes: nodes as compact noderanges within what
+   * one URL holds (noderange-chunks.ts), other types as comma lists. A name xCAT did not report
+   * missing but left out reads as `{}`, as `get` does.
+   */
+  async #readGroup(
+    names: readonly string[],
+    options: CallOptions | undefined,
+  ): Promise<Map<string, Attributes>> {
+    const unique = [...new Set(names)];
+    const chunks: string[][] = [];
+    if (this.spec.param === "noderange") chunks.push(...noderangeChunks(unique));
+    else
+      for (let start = 0; start < unique.length; start += GROUP_NAMES_PER_LIST)
+        chunks.push(unique.slice(start, start + GROUP_NAMES_PER_LIST));
+    const missing = new Set<string>();
+    const answers = await Promise.all(chunks.map((chunk) => this.#readChunk(chunk, options, missing)));
+    const found = new Map<string, Attributes>();
+    for (const answer of answers) for (const [name, attributes] of answer) found.set(name, attributes);
+    const group = new Map<string, Attributes>();
+    for (const name of unique) if (!missing.has(name)) group.set(name, found.get(name) ?? {});
+    return group;
+  }
+
+  /**
+   * One request for `names` (nodes as one compact noderange), asked again without the names xCAT
+   * reports missing: xCAT fails the whole read when one is (xcat-behavior.md 9.6), and a name
+   * inside a range can only be left out by writing the range again.
+   */
+  async #readChunk(
+    names: readonly string[],
+    options: CallOptions | undefined,
+    missingNames: Set<string>,
+  ): Promise<Map<string, Attributes>> {
+    let remaining = [...names];
+    // Each round removes at least one name, or ends.
+    for (let round = 0; round <= names.length; round += 1) {
+      if (remaining.length === 0) return new Map();
+      const segment = this.spec.param === "noderange" ? compressNoderange(remaining) : remaining;
+      try {
+        const answer = await this.engine.call({
+          route: this.route("get"),
+          params: this.many(segment),
+          options,
+        });
+        return new Map(Object.entries(this.maps(answer)));
+      } catch (error) {
+        if (!isNotFound(error) || !isXcatError(error)) throw error;
+        const missing = new Set(missingObjectNames(error.messages));
+        const kept = remaining.filter((name) => !missing.has(name));
+        if (kept.length === remaining.length) throw error;
+        for (const name of remaining) if (missing.has(name)) missingNames.add(name);
+        remaining = kept;
+      }
+    }
+    throw new Error("internal: a group read did not converge");
   }
 
   /** getMany, adding the names xCAT reported missing to `missing`. */
@@ -516,6 +611,47 @@ export abstract class NamedObjects {
       sent: toWireAttributes(sent),
     });
     return known ?? this.get(name);
+  }
+
+  /**
+   * What xCAT reports for several objects right after this client updated them, as `getGroup`
+   * would answer (a Map without the objects that do not exist): each known without a read where
+   * its update only set values that change nothing else (the rule of `reportAfterUpdate`,
+   * known-after-update.ts), the others read together as one group, merged with other groups
+   * read at the same time. An image roll of a NodeSet (a new `provmethod` on every node) then
+   * reads nothing back. Without batching: one group read of them all, as before.
+   *
+   * @example
+   * ```ts
+   * await client.nodes.update("r01n[01-02]", { provmethod: "rocky9-netboot" });
+   * const reported = await client.nodes.reportAfterUpdates(
+   *   ["r01n01", "r01n02"].map((name) => ({
+   *     name,
+   *     sent: { provmethod: "rocky9-netboot" },
+   *     before: { recorded: recordedOf(name), previous: { provmethod: "rocky8-netboot" } },
+   *   })),
+   * );
+   * ```
+   */
+  async reportAfterUpdates(updates: readonly UpdatedObject[]): Promise<Map<string, Attributes>> {
+    const type = BATCHED_TYPES[this.spec.prefix];
+    if (readBatchingOf(this.engine) === undefined || type === undefined)
+      return this.getGroup(updates.map((update) => update.name));
+    const reported = new Map<string, Attributes>();
+    const unknown: string[] = [];
+    for (const { name, sent, before } of updates) {
+      const known = knownAfterUpdate({
+        type,
+        recorded: before.recorded,
+        previous: toWireAttributes(before.previous),
+        sent: toWireAttributes(sent),
+      });
+      if (known === undefined) unknown.push(name);
+      else reported.set(name, known);
+    }
+    if (unknown.length > 0)
+      for (const [name, attributes] of await this.getGroup(unknown)) reported.set(name, attributes);
+    return reported;
   }
 
   /** Reads `name` once, to learn whether a create whose answer was lost took place. */

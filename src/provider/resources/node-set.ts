@@ -12,7 +12,7 @@
  * DELETE. A node is created with its own POST, since its values (ip, mac) are its own: mkdef of
  * a range gives every node the same values.
  */
-import type { XcatClient } from "../../client";
+import type { UpdatedObject, XcatClient } from "../../client";
 import type { AttributeObjectInputs } from "../attribute-object";
 import { attributeValueProblems } from "../attribute-values";
 import {
@@ -32,6 +32,7 @@ import { nodeOwnReported } from "../node-own-values";
 import {
   heldRows,
   mergedWrites,
+  type NodeSetPlan,
   type NodeSetValues,
   nodeSetChanges,
   nodeValues,
@@ -173,12 +174,17 @@ function outputsOf(
   return { ...inputs, rows, noderange: compactNoderange(Object.keys(rows)), nodeAttributes };
 }
 
-/** Reads the nodes in one request; the map lacks those xCAT does not have. */
+/**
+ * Reads the nodes as one group; the map lacks those xCAT does not have. Sets read at the same
+ * time (a refresh, the read-backs of an up) share requests, and a refresh of most of a large
+ * cluster ends in one read of every node (the client's read batcher decides by cost); a lone
+ * set is one GET of its noderange.
+ */
 function readNodes(
   client: XcatClient,
   nodes: readonly string[],
 ): Promise<Map<string, Record<string, string>>> {
-  return nodes.length === 0 ? Promise.resolve(new Map()) : client.nodes.getMany(nodes);
+  return nodes.length === 0 ? Promise.resolve(new Map()) : client.nodes.getGroup(nodes);
 }
 
 /**
@@ -333,8 +339,9 @@ async function finishDeferred(
 }
 
 /**
- * Runs the writes of a create or update; when one fails after others went through, records what
- * the server now holds (read back in one request) so the next up continues from there.
+ * Runs the writes of a create or update and reports what the server holds after them (`report`);
+ * when a write fails after others went through, records what the server now holds (read back as
+ * one group) so the next up continues from there.
  */
 async function recordingWhatHappened(
   client: XcatClient,
@@ -342,6 +349,7 @@ async function recordingWhatHappened(
   inputs: NodeSetInputs,
   operation: string,
   writes: () => Promise<void>,
+  report: () => Promise<ReadonlyMap<string, Record<string, string>>>,
 ): Promise<NodeSetOutputs> {
   const names = Object.keys(inputs.rows);
   try {
@@ -356,8 +364,58 @@ async function recordingWhatHappened(
       outputsOf(inputs, heldRows(inputs, await ownValues(client, inputs, reported)), reported),
     );
   }
-  const reported = await readNodes(client, names);
-  return outputsOf(inputs, inputs.rows, reported);
+  return outputsOf(inputs, inputs.rows, await report());
+}
+
+/**
+ * What each node of the set holds after an update, read only where that is not known.
+ *
+ * Why this is honest (nothing reported that the server was not asked to hold, or did not say it
+ * holds): a node the update wrote reports what the last read of it recorded (`nodeAttributes`,
+ * from refresh or the previous up) with the values the accepted PUT set, only where the client's
+ * rule proves that is what xCAT now reports (known-after-update.ts: non-empty values of
+ * attributes in a column of their own, which the node itself held before; lsdef then reports
+ * exactly that and nothing else changed), as a `Node`'s update does; every other node written
+ * (a clear, `groups`, a value it inherited) is read back. A node the update did not write keeps
+ * what was recorded of it, as a `Node` the engine does not update keeps its outputs. Nodes created
+ * or adopted are read back. The reads of all sets updated at once share requests.
+ */
+function reportAfterUpdate(
+  client: XcatClient,
+  olds: NodeSetOutputs,
+  news: NodeSetInputs,
+  plan: NodeSetPlan,
+): () => Promise<ReadonlyMap<string, Record<string, string>>> {
+  return async () => {
+    const recorded = olds.nodeAttributes ?? {};
+    const sent = new Map<string, Record<string, string>>();
+    for (const write of plan.writes)
+      for (const node of write.nodes) sent.set(node, { ...sent.get(node), ...write.changes });
+    const added = new Set(plan.added);
+    const updates: UpdatedObject[] = [];
+    const reported = new Map<string, Record<string, string>>();
+    const toRead: string[] = [];
+    for (const node of Object.keys(news.rows)) {
+      const before = recorded[node];
+      const written = sent.get(node);
+      if (added.has(node) || before === undefined) toRead.push(node);
+      else if (written === undefined) reported.set(node, before);
+      else
+        updates.push({
+          name: node,
+          sent: written,
+          before: { recorded: before, previous: nodeValues(olds, node) },
+        });
+    }
+    const [afterWrites, read] = await Promise.all([
+      updates.length > 0
+        ? client.nodes.reportAfterUpdates(updates)
+        : new Map<string, Record<string, string>>(),
+      readNodes(client, toRead),
+    ]);
+    for (const [node, values] of [...afterWrites, ...read]) reported.set(node, values);
+    return reported;
+  };
 }
 
 export const nodeSetSpec: ResourceSpec<NodeSetInputs, NodeSetOutputs> = {
@@ -376,8 +434,13 @@ export const nodeSetSpec: ResourceSpec<NodeSetInputs, NodeSetOutputs> = {
     const names = Object.keys(inputs.rows).sort();
     const id = compactNoderange(names);
     const creation = await planCreation(client, inputs, names, context);
-    const outputs = await recordingWhatHappened(client, id, inputs, "create", () =>
-      applyCreation(client, inputs, creation),
+    const outputs = await recordingWhatHappened(
+      client,
+      id,
+      inputs,
+      "create",
+      () => applyCreation(client, inputs, creation),
+      () => readNodes(client, names),
     );
     return { id, outputs };
   },
@@ -440,21 +503,31 @@ export const nodeSetSpec: ResourceSpec<NodeSetInputs, NodeSetOutputs> = {
     const { released, deleted } = releasedOf(news, plan.removed);
     for (const node of released)
       sayLine(`${KIND}: released the node '${node}': it stays on xCAT as it is, no longer in this set`);
-    return recordingWhatHappened(client, id, news, "update", async () => {
-      if (deleted.length > 0) {
-        await nameServicesBefore(client, olds, deleted);
-        await client.nodes.delete(compactNoderange(deleted), { ignoreMissing: true });
-      }
-      for (const write of plan.writes) {
-        await client.nodes.update(compactNoderange(write.nodes), write.changes);
-      }
-      await nameServicesAfter(
-        client,
-        news,
-        plan.writes.flatMap((write) => write.nodes.map((node) => ({ node, before: nodeValues(olds, node) }))),
-      );
-      await applyCreation(client, news, creation);
-    });
+    const report = reportAfterUpdate(client, olds, news, plan);
+    return recordingWhatHappened(
+      client,
+      id,
+      news,
+      "update",
+      async () => {
+        if (deleted.length > 0) {
+          await nameServicesBefore(client, olds, deleted);
+          await client.nodes.delete(compactNoderange(deleted), { ignoreMissing: true });
+        }
+        for (const write of plan.writes) {
+          await client.nodes.update(compactNoderange(write.nodes), write.changes);
+        }
+        await nameServicesAfter(
+          client,
+          news,
+          plan.writes.flatMap((write) =>
+            write.nodes.map((node) => ({ node, before: nodeValues(olds, node) })),
+          ),
+        );
+        await applyCreation(client, news, creation);
+      },
+      report,
+    );
   },
 
   async delete(client, _id, olds) {
