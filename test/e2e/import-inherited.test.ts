@@ -198,6 +198,11 @@ async function removeRealObjects(target: E2eTarget): Promise<void> {
         (group) => () => target.admin.tables.deleteRows(table, { node: group }),
       ),
     ),
+    // The groups' own rows: chdef -t group made a static nodegroup row for each (seen on a real
+    // xCAT 2.19.0: left behind by the node-keyed deletes above).
+    ...[`${p}compute`, `${p}login`].map(
+      (group) => () => target.admin.tables.deleteRows("nodegroup", { groupname: group }),
+    ),
     () => target.admin.osimages.delete(`${p}rocky9.4-x86_64-netboot-compute`),
   ];
   for (const attempt of attempts) await attempt().catch(() => {});
