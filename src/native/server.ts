@@ -33,20 +33,15 @@ import {
   configureProcess,
   processRequestsCancelled,
   processSettings,
-} from "../provider/process-context";
-import * as runtime from "../provider/runtime";
+} from "../provider/process-settings";
 import { originOfProvider } from "../provider/setting-advice";
-import { cancelledOperation, type EngineOperation } from "./cancelled";
+import type { EngineOperation } from "./cancelled";
 import { diffConfig } from "./diff-config";
 import { linesDelivered, speakingFor } from "./engine-log";
 import { coreKind, parseUrn, secretKeysOf, shapeInputs } from "./kinds";
+import type * as ResourceCore from "./resource-core";
 import { decode, encode, type Properties, topLevelKeys } from "./wire";
-import {
-  invalidResources,
-  otherResourceFailures,
-  type ProgramResource,
-  yamlProgramResources,
-} from "./yaml-program-check";
+import type { ProgramResource } from "./yaml-program-check";
 
 // status_pb ships without type declarations.
 const statusproto = require("@pulumi/pulumi/proto/status_pb") as {
@@ -63,12 +58,26 @@ const { version } = JSON.parse(readFileSync(resolve(packageRoot, "package.json")
   version: string;
 };
 
+let resourceCore: typeof ResourceCore | undefined;
+/**
+ * The provider core, loaded on the first resource operation rather than at start. The engine
+ * starts a provider process per provider per command (an explicit provider is a process of its
+ * own), and many of them only answer GetPluginInfo, GetSchema, CheckConfig, DiffConfig and
+ * Configure, or nothing at all; loading the core (the clients' undici and tls, zod's schemas,
+ * every kind's spec, js-yaml) up front cost about half the CPU of starting the process
+ * (docs/e2e-time.md, "The native provider's start").
+ */
+async function loadResourceCore(): Promise<typeof ResourceCore> {
+  resourceCore ??= await import("./resource-core.js");
+  return resourceCore;
+}
+
 /** The YAML program in the provider's working directory (the project's), read once per process. */
 let programResources: ProgramResource[] | undefined | null = null;
 
 /** The other resources of the YAML program that their kind's check refuses (yaml-program-check.ts). */
-function othersInvalid(type: string, name: string) {
-  if (programResources === null) programResources = yamlProgramResources(process.cwd());
+function othersInvalid(core: typeof ResourceCore, type: string, name: string) {
+  if (programResources === null) programResources = core.yamlProgramResources(process.cwd());
   if (programResources === undefined) return [];
   const settings = processSettings();
   const stack =
@@ -77,7 +86,7 @@ function othersInvalid(type: string, name: string) {
       : settings.connection?.backend === "confluent"
         ? "confluent"
         : "xcat";
-  return invalidResources(programResources, { type, name }, { stack });
+  return core.invalidResources(programResources, { type, name }, { stack });
 }
 /** The package schema written at build time (scripts/generate-native-schema.mjs). */
 export function schemaText(): string {
@@ -104,7 +113,7 @@ async function reportingCancel<T>(
     // After a Cancel that found work under way, every failure is the cancel's doing.
     if (!processRequestsCancelled()) throw error;
     const { type, name } = parseUrn(urn);
-    throw cancelledOperation(error, operation, type, name);
+    throw (await loadResourceCore()).cancelledOperation(error, operation, type, name);
   }
 }
 
@@ -250,11 +259,12 @@ export const resourceProviderHandlers: Record<string, Handler> = {
     const olds = decode(request.getOlds()).values;
     const news = decode(request.getNews());
     const { inputs, secretKeys } = shapeInputs(kind, name, news.values, news.secretPaths);
-    const result = await runtime.check(kind, olds, inputs);
+    const core = await loadResourceCore();
+    const result = await core.runtime.check(kind, olds, inputs);
     const response = new provproto.CheckResponse();
     if (result.failures && result.failures.length > 0) {
       // The engine stops at this resource: name the program's other invalid ones too.
-      const failures = [...result.failures, ...otherResourceFailures(othersInvalid(type, name))];
+      const failures = [...result.failures, ...core.otherResourceFailures(othersInvalid(core, type, name))];
       return response.setFailuresList(
         failures.map((failure) =>
           new provproto.CheckFailure().setProperty(failure.property).setReason(failure.reason),
@@ -269,6 +279,7 @@ export const resourceProviderHandlers: Record<string, Handler> = {
     const kind = kindOfUrn(request);
     const olds = decode(request.getOlds()).values;
     const news = decode(request.getNews()).values;
+    const { runtime } = await loadResourceCore();
     const result = await runtime.diff(kind, request.getId(), olds, news);
     const { DiffChanges } = provproto.DiffResponse;
     return new provproto.DiffResponse()
@@ -279,6 +290,7 @@ export const resourceProviderHandlers: Record<string, Handler> = {
 
   create: unary(async (request: provproto.CreateRequest) => {
     const kind = kindOfUrn(request);
+    const { runtime } = await loadResourceCore();
     const inputs = decode(request.getProperties());
     const result = await reportingCancel("create", request.getUrn(), () =>
       scoped(request.getTimeout(), () => runtime.create(kind, inputs.values)),
@@ -290,6 +302,7 @@ export const resourceProviderHandlers: Record<string, Handler> = {
 
   read: unary(async (request: provproto.ReadRequest) => {
     const kind = kindOfUrn(request);
+    const { runtime } = await loadResourceCore();
     const props = decode(request.getProperties());
     const inputs = decode(request.getInputs());
     const result = await reportingCancel("read", request.getUrn(), () =>
@@ -306,6 +319,7 @@ export const resourceProviderHandlers: Record<string, Handler> = {
 
   update: unary(async (request: provproto.UpdateRequest) => {
     const kind = kindOfUrn(request);
+    const { runtime } = await loadResourceCore();
     const olds = decode(request.getOlds()).values;
     const news = decode(request.getNews());
     const result = await reportingCancel("update", request.getUrn(), () =>
@@ -318,6 +332,7 @@ export const resourceProviderHandlers: Record<string, Handler> = {
 
   delete: unary(async (request: provproto.DeleteRequest) => {
     const kind = kindOfUrn(request);
+    const { runtime } = await loadResourceCore();
     const props = decode(request.getProperties()).values;
     await reportingCancel("delete", request.getUrn(), () =>
       scoped(request.getTimeout(), () => runtime.delete(kind, request.getId(), props)),
