@@ -4,6 +4,7 @@
  * uses arrives through its options, so a provider can build one lazily from its configuration.
  */
 import { TokenSource } from "./auth";
+import { normalizeBaseUrl } from "./base-url";
 import { createXcatError } from "./errors";
 import { Limiter } from "./limiter";
 import { WriteTrackingEngine } from "./read-batcher-engine";
@@ -21,6 +22,8 @@ import { resolveRetryOptions } from "./retry";
 import { loadCaCert, Transport } from "./transport";
 import type { CallerGauge, XcatClientMetrics, XcatClientOptions, XcatLogger } from "./types";
 
+export { normalizeBaseUrl } from "./base-url";
+
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_CONCURRENCY = 8;
@@ -31,34 +34,6 @@ const defaultLogger: XcatLogger = {
 
 function usage(message: string) {
   return createXcatError("XCAT_USAGE", message);
-}
-
-/**
- * The base URL split into origin and path; a URL with no path gets /xcatws.
- *
- * @example
- * ```ts
- * normalizeBaseUrl("https://mn.example").href; // "https://mn.example/xcatws"
- * ```
- */
-export function normalizeBaseUrl(url: string): { origin: string; basePath: string; href: string } {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw usage("url is not a valid absolute URL (expected e.g. https://mn.example/xcatws)");
-  }
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") {
-    throw usage(`url must be http:// or https://, not ${parsed.protocol}//`);
-  }
-  if (parsed.username !== "" || parsed.password !== "") {
-    throw usage("url must not contain credentials; pass username and password (or token) as options");
-  }
-  if (parsed.search !== "" || parsed.hash !== "")
-    throw usage("url must not contain a query string or fragment");
-  const path = parsed.pathname.replace(/\/+$/, "");
-  const basePath = path === "" ? "/xcatws" : path;
-  return { origin: parsed.origin, basePath, href: `${parsed.origin}${basePath}` };
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {

@@ -33,22 +33,15 @@ import {
   configureProcess,
   processRequestsCancelled,
   processSettings,
-} from "../provider/process-context";
-import * as runtime from "../provider/runtime";
+} from "../provider/process-settings";
 import { originOfProvider } from "../provider/setting-advice";
-import { cancelledOperation, type EngineOperation } from "./cancelled";
+import type { EngineOperation } from "./cancelled";
 import { diffConfig } from "./diff-config";
 import { linesDelivered, speakingFor } from "./engine-log";
 import { coreKind, parseUrn, secretKeysOf, shapeInputs } from "./kinds";
+import type * as ResourceCore from "./resource-core";
 import { decode, encode, type Properties, topLevelKeys } from "./wire";
-import {
-  invalidResources,
-  otherResourceFailures,
-  type ProgramResource,
-  stackOfUrn,
-  stackProviderOf,
-  yamlProgramResources,
-} from "./yaml-program-check";
+import type { ProgramResource } from "./yaml-program-check";
 
 // status_pb ships without type declarations.
 const statusproto = require("@pulumi/pulumi/proto/status_pb") as {
@@ -65,6 +58,20 @@ const { version } = JSON.parse(readFileSync(resolve(packageRoot, "package.json")
   version: string;
 };
 
+let resourceCore: typeof ResourceCore | undefined;
+/**
+ * The provider core, loaded on the first resource operation rather than at start. The engine
+ * starts a provider process per provider per command (an explicit provider is a process of its
+ * own), and many of them only answer GetPluginInfo, GetSchema, CheckConfig, DiffConfig and
+ * Configure, or nothing at all; loading the core (the clients' undici and tls, zod's schemas,
+ * every kind's spec, js-yaml) up front cost about half the CPU of starting the process
+ * (docs/e2e-time.md, "The native provider's start").
+ */
+async function loadResourceCore(): Promise<typeof ResourceCore> {
+  resourceCore ??= await import("./resource-core.js");
+  return resourceCore;
+}
+
 /** The YAML program in the provider's working directory (the project's), read once per process. */
 let programResources: ProgramResource[] | undefined | null = null;
 
@@ -73,15 +80,15 @@ let programResources: ProgramResource[] | undefined | null = null;
  * the default provider's checked for the stack's backend: this process's own when it is the
  * default provider, else as the stack config in the project's files gives it.
  */
-function othersInvalid(type: string, name: string, urn: string) {
-  if (programResources === null) programResources = yamlProgramResources(process.cwd());
+function othersInvalid(core: typeof ResourceCore, type: string, name: string, urn: string) {
+  if (programResources === null) programResources = core.yamlProgramResources(process.cwd());
   if (programResources === undefined) return [];
   const settings = processSettings();
   const stack =
     settings.origin.explicitProvider !== undefined
-      ? stackProviderOf(process.cwd(), stackOfUrn(urn))
+      ? core.stackProviderOf(process.cwd(), core.stackOfUrn(urn))
       : { backend: settings.connection?.backend ?? "xcat", confluentOmit: settings.confluentOmit };
-  return invalidResources(programResources, { type, name }, { stack });
+  return core.invalidResources(programResources, { type, name }, { stack });
 }
 /** The package schema written at build time (scripts/generate-native-schema.mjs). */
 export function schemaText(): string {
@@ -108,7 +115,7 @@ async function reportingCancel<T>(
     // After a Cancel that found work under way, every failure is the cancel's doing.
     if (!processRequestsCancelled()) throw error;
     const { type, name } = parseUrn(urn);
-    throw cancelledOperation(error, operation, type, name);
+    throw (await loadResourceCore()).cancelledOperation(error, operation, type, name);
   }
 }
 
@@ -254,13 +261,14 @@ export const resourceProviderHandlers: Record<string, Handler> = {
     const olds = decode(request.getOlds()).values;
     const news = decode(request.getNews());
     const { inputs, secretKeys } = shapeInputs(kind, name, news.values, news.secretPaths);
-    const result = await runtime.check(kind, olds, inputs);
+    const core = await loadResourceCore();
+    const result = await core.runtime.check(kind, olds, inputs);
     const response = new provproto.CheckResponse();
     if (result.failures && result.failures.length > 0) {
       // The engine stops at this resource: name the program's other invalid ones too.
       const failures = [
         ...result.failures,
-        ...otherResourceFailures(othersInvalid(type, name, request.getUrn())),
+        ...core.otherResourceFailures(othersInvalid(core, type, name, request.getUrn())),
       ];
       return response.setFailuresList(
         failures.map((failure) =>
@@ -276,6 +284,7 @@ export const resourceProviderHandlers: Record<string, Handler> = {
     const kind = kindOfUrn(request);
     const olds = decode(request.getOlds()).values;
     const news = decode(request.getNews()).values;
+    const { runtime } = await loadResourceCore();
     const result = await runtime.diff(kind, request.getId(), olds, news);
     const { DiffChanges } = provproto.DiffResponse;
     return new provproto.DiffResponse()
@@ -286,6 +295,7 @@ export const resourceProviderHandlers: Record<string, Handler> = {
 
   create: unary(async (request: provproto.CreateRequest) => {
     const kind = kindOfUrn(request);
+    const { runtime } = await loadResourceCore();
     const inputs = decode(request.getProperties());
     const result = await reportingCancel("create", request.getUrn(), () =>
       scoped(request.getTimeout(), () => runtime.create(kind, inputs.values)),
@@ -297,6 +307,7 @@ export const resourceProviderHandlers: Record<string, Handler> = {
 
   read: unary(async (request: provproto.ReadRequest) => {
     const kind = kindOfUrn(request);
+    const { runtime } = await loadResourceCore();
     const props = decode(request.getProperties());
     const inputs = decode(request.getInputs());
     const result = await reportingCancel("read", request.getUrn(), () =>
@@ -313,6 +324,7 @@ export const resourceProviderHandlers: Record<string, Handler> = {
 
   update: unary(async (request: provproto.UpdateRequest) => {
     const kind = kindOfUrn(request);
+    const { runtime } = await loadResourceCore();
     const olds = decode(request.getOlds()).values;
     const news = decode(request.getNews());
     const result = await reportingCancel("update", request.getUrn(), () =>
@@ -325,6 +337,7 @@ export const resourceProviderHandlers: Record<string, Handler> = {
 
   delete: unary(async (request: provproto.DeleteRequest) => {
     const kind = kindOfUrn(request);
+    const { runtime } = await loadResourceCore();
     const props = decode(request.getProperties()).values;
     await reportingCancel("delete", request.getUrn(), () =>
       scoped(request.getTimeout(), () => runtime.delete(kind, request.getId(), props)),

@@ -5,8 +5,12 @@
  * than one management node. Stack config wins over the environment.
  */
 import { readFileSync } from "node:fs";
-import { normalizeBaseUrl, type XcatClientOptions } from "../client";
-import { type ConfluentClientOptions, confluentBaseUrl } from "../client/confluent";
+// The URL checks come from their own modules, not the client's index: settings are read at a
+// native provider's Configure, before the HTTP transport and response schemas are needed.
+import type { XcatClientOptions } from "../client";
+import { normalizeBaseUrl } from "../client/base-url";
+import type { ConfluentClientOptions } from "../client/confluent";
+import { confluentBaseUrl } from "../client/confluent/base-url";
 import { type NameServiceChoice, parseNameServices } from "./name-services";
 import { providerLogger } from "./provider-lines";
 import { type SettingsOrigin, STACK_CONFIG, settingName } from "./setting-advice";

@@ -1,19 +1,25 @@
 /**
  * State shared by every resource kind in one provider process: the settings the engine sent to
- * `configure`, and one XcatClient (one keep-alive pool, one token) per management node.
- *
- * One provider process serves all dynamic resources of a stack (pulumi-notes.md 1.1), and the
- * engine calls `configure` once per kind with the same stack config; the first call wins.
+ * `configure` (process-settings.ts, re-exported here), and one XcatClient (one keep-alive pool,
+ * one token) per management node.
  */
 import { isAuthError, isNetworkError, isTimeoutError, XcatClient } from "../client";
-import { type ConnectionInput, clientOptionsFor, type ProviderSettings, settingsFrom } from "./config";
+import { type ConnectionInput, clientOptionsFor } from "./config";
 import { engineCallers } from "./engine-callers";
 import { forgetPlanned } from "./planned-objects";
-import { withoutLines } from "./provider-lines";
+import { forgetProcessSettings, processCancelSignal, processSettings } from "./process-settings";
 import { forgetReplacements } from "./replacements";
-import { howToSet, type SettingsOrigin, STACK_CONFIG, settingName } from "./setting-advice";
+import { howToSet, type SettingsOrigin, settingName } from "./setting-advice";
 
-let settings: ProviderSettings | undefined;
+export {
+  cancelProcessRequests,
+  checkingAs,
+  configureProcess,
+  processCancelSignal,
+  processRequestsCancelled,
+  processSettings,
+} from "./process-settings";
+
 const clients = new Map<string, XcatClient>();
 /**
  * The client of each connection input already seen, so that the calls after the first (one or
@@ -22,64 +28,6 @@ const clients = new Map<string, XcatClient>();
 const clientsByInput = new Map<string, XcatClient>();
 /** One connection check per client, shared by every resource that uses it. */
 const checks = new Map<XcatClient, Promise<void>>();
-/**
- * The signal every xCAT client of this process is built with: {@link cancelProcessRequests}
- * aborts it, which cuts off the requests in flight and refuses later ones (XcatClientOptions.signal).
- */
-let cancellation = new AbortController();
-
-/**
- * Cancels the process's xCAT requests for good: the ones in flight are aborted (a write among
- * them fails as "may or may not have been applied"), later ones fail without being sent. For a
- * native provider's Cancel while the engine's calls are under way; the process ends after it.
- */
-export function cancelProcessRequests(reason: Error): void {
-  cancellation.abort(reason);
-}
-
-/** The signal the process's clients of every backend are built with. */
-export function processCancelSignal(): AbortSignal {
-  return cancellation.signal;
-}
-
-/** Whether {@link cancelProcessRequests} was called (since the last reset). */
-export function processRequestsCancelled(): boolean {
-  return cancellation.signal.aborted;
-}
-
-/**
- * Records the provider settings from the engine's configure request; `origin` says whether they
- * are stack config or an explicit provider's inputs (for how messages name a setting).
- */
-export function configureProcess(
-  lookup: (key: string) => string | undefined,
-  origin: SettingsOrigin = STACK_CONFIG,
-): void {
-  settings ??= settingsFrom(lookup, process.env, origin);
-}
-
-/** The settings, read from the environment alone when the engine never called `configure`. */
-export function processSettings(): ProviderSettings {
-  settings ??= settingsFrom(() => undefined, process.env);
-  return settings;
-}
-
-/**
- * Runs a pure check (synchronous) as another provider of the same program would: with its
- * `confluentOmit` and the origin messages name its settings by, and without the lines it would
- * say (that provider's own process says them for its resources). For a YAML program's resources
- * checked in the process of the provider that refused the first one (native/yaml-program-check.ts).
- */
-export function checkingAs<T>(provider: Pick<ProviderSettings, "confluentOmit" | "origin">, run: () => T): T {
-  const own = processSettings();
-  settings = { ...own, confluentOmit: provider.confluentOmit, origin: provider.origin };
-  try {
-    return withoutLines(run);
-  } finally {
-    settings = own;
-  }
-}
-
 /**
  * The client for a resource: its own `connection` when it has one, the provider's otherwise.
  * Clients are created on first use and kept for the life of the process.
@@ -190,8 +138,7 @@ export function onProcessReset(reset: () => Promise<void>): void {
 
 /** Forgets settings and closes clients (tests run many configurations in one process). */
 export async function resetProcessContext(): Promise<void> {
-  settings = undefined;
-  cancellation = new AbortController();
+  forgetProcessSettings();
   await Promise.all(otherResets.map((reset) => reset()));
   forgetPlanned();
   forgetReplacements();

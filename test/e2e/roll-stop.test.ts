@@ -12,6 +12,7 @@
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { EMULATOR_DEFAULT_PASSWORD, type RunningEmulator, startEmulator } from "../../src/emulator";
+import { waitForState } from "../support/wait-for-state";
 import { defineBootableNodes } from "./support/bootable-nodes";
 import { PulumiWorkspace } from "./support/pulumi-workspace";
 
@@ -41,16 +42,6 @@ function bootLogs(emulator: RunningEmulator): number[] {
 function reimaged(emulator: RunningEmulator, before: readonly number[]): string[] {
   const now = bootLogs(emulator);
   return rack.filter((_, i) => now[i] !== before[i]);
-}
-
-// The limit is the test's (10 min): on a loaded machine (load 30 on 2 cores) an up took over
-// 2 minutes to send its first batch, so a shorter wait failed tests that were not broken.
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 9 * 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolvePromise) => setTimeout(resolvePromise, 50));
-  }
 }
 
 describe("a Deployment roll that stops, on the real engine", () => {
@@ -114,16 +105,23 @@ describe("a Deployment roll that stops, on the real engine", () => {
    * Rolls the rack onto `image`, sends `signal` to `pulumi up` after the first "sent to" line,
    * checks that no later batch was sent and what the state records, then runs the next up.
    */
-  async function interruptedRoll(image: "a" | "b", signal: "SIGINT" | "SIGTERM", printed: RegExp) {
+  async function interruptedRoll(
+    image: "a" | "b",
+    signal: "SIGINT" | "SIGTERM",
+    printed: RegExp,
+    testSignal: AbortSignal,
+  ) {
     const previous = image === "a" ? IMAGE.b : IMAGE.a;
     await workspace.setConfig("image", image);
     const before = nodesets(emulator);
     const logs = bootLogs(emulator);
     // As the issue's admin ran it: with the preview first.
     const up = workspace.start(["up", "--yes"], { allowFailure: true });
-    await waitFor(
+    // However long a busy machine takes to send the first batch: the test's timeout (10 min) is the limit.
+    await waitForState(
       () => /r02n\[01-04\]: \S+ sent to 4 node\(s\)/.test(up.output()),
       'the first "sent to" line',
+      { signal: testSignal, until: { ended: up.result, what: "pulumi up" } },
     );
     up.signal(signal);
     const result = await up.result;
@@ -155,12 +153,14 @@ describe("a Deployment roll that stops, on the real engine", () => {
     for (const node of rack) expect(emulator.state.getObject("node", node)?.provmethod).toBe(IMAGE[image]);
   }
 
-  it("SIGINT after the first batch was sent: no later batch, the state says which 4 nodes have the new image, the next up re-images the other 8", async () => {
-    await interruptedRoll("b", "SIGINT", /\^C received; cancelling/);
+  it("SIGINT after the first batch was sent: no later batch, the state says which 4 nodes have the new image, the next up re-images the other 8", async ({
+    signal,
+  }) => {
+    await interruptedRoll("b", "SIGINT", /\^C received; cancelling/, signal);
   });
 
-  it("SIGTERM (a CI runner stopping the job) stops the roll the same way", async () => {
-    await interruptedRoll("a", "SIGTERM", /SIGTERM received; cancelling/);
+  it("SIGTERM (a CI runner stopping the job) stops the roll the same way", async ({ signal }) => {
+    await interruptedRoll("a", "SIGTERM", /SIGTERM received; cancelling/, signal);
   });
 
   it("canary 1 with a failing first node re-images no other node", async () => {
@@ -198,7 +198,9 @@ describe("a Deployment roll that stops, on the real engine", () => {
     expect(states.r02n10).toMatchObject({ osimage: IMAGE.a });
   });
 
-  it("a canary that never boots: the roll says why it may be stuck, one SIGINT ends the run after the grace period, the node is recorded not deployed, and the next up deploys it", async () => {
+  it("a canary that never boots: the roll says why it may be stuck, one SIGINT ends the run after the grace period, the node is recorded not deployed, and the next up deploys it", async ({
+    signal,
+  }) => {
     // The image r02n01 does not have (a after the tests above, b when this test runs alone), so
     // r02n01 is due, has not failed with it, and is the canary. It hangs in its installer (the
     // emulator's "hang" outcome): `installing` and nothing since, as a node whose kickstart waits
@@ -216,7 +218,10 @@ describe("a Deployment roll that stops, on the real engine", () => {
     const up = workspace.start(["up", "--yes"], { allowFailure: true });
     const stuck =
       /r02n01: still installing since [^;]+ \([\d.]+ min without a change\); may be stuck: the installer reported installing and nothing since: look at its console \(rcons r02n01\)/;
-    await waitFor(() => stuck.test(up.output()), "the stuck line for r02n01");
+    await waitForState(() => stuck.test(up.output()), "the stuck line for r02n01", {
+      signal,
+      until: { ended: up.result, what: "pulumi up" },
+    });
     up.signal("SIGINT");
     const result = await up.result;
     const output = `${result.stdout}${result.stderr}`;

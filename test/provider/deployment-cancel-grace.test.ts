@@ -19,6 +19,7 @@ import { CANCEL_PATH } from "../../src/provider/engine-cancel";
 import { makeProvider } from "../../src/provider/make-provider";
 import { processRequestsCancelled } from "../../src/provider/process-context";
 import { deploymentSpecWith } from "../../src/provider/resources/deployment";
+import { waitForState } from "../support/wait-for-state";
 import { callHandler, configureNative, nativeUrn, struct } from "./native-support";
 import { type ProviderHarness, providerHarness, runtime } from "./support";
 
@@ -44,14 +45,6 @@ async function defineNodes(h: ProviderHarness, range: string, dhcpsetup: "y" | "
     mac: "02:00:00:00:00:01",
     ip: "|\\D+(\\d+)$|10.9.0.($1+0)|",
   });
-}
-
-async function until(condition: () => boolean, what: string) {
-  const deadline = Date.now() + 20_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 async function failure(operation: Promise<unknown>) {
@@ -91,7 +84,9 @@ describe("a cancel during a Deployment roll", () => {
     await h.close();
   });
 
-  it("a canary that never boots: the roll says why it may be stuck, Ctrl-C ends it after the grace period, the node is recorded not deployed and still owed", async () => {
+  it("a canary that never boots: the roll says why it may be stuck, Ctrl-C ends it after the grace period, the node is recorded not deployed and still owed", async ({
+    signal,
+  }) => {
     h = await providerHarness({ bootSeconds: 0.5 });
     await defineNodes(h, "r03n[01-04]", "y");
     // The other nodes' names resolve on the management node; the canary's does not.
@@ -113,7 +108,11 @@ describe("a cancel during a Deployment roll", () => {
     const engine = await engineServer();
     try {
       const create = failure(provider.create(inputs));
-      await until(() => lines.some((line) => line.startsWith("r03n01: still powering-on")), "the stuck line");
+      await waitForState(
+        () => lines.some((line) => line.startsWith("r03n01: still powering-on")),
+        "the stuck line",
+        { signal },
+      );
       engine.cancel();
       const error = await create;
 
@@ -147,7 +146,9 @@ describe("a cancel during a Deployment roll", () => {
     }
   });
 
-  it("nodes that boot during the grace period are recorded deployed; those that boot after the roll stopped watching are not re-imaged by the next update", async () => {
+  it("nodes that boot during the grace period are recorded deployed; those that boot after the roll stopped watching are not re-imaged by the next update", async ({
+    signal,
+  }) => {
     h = await providerHarness({ bootSeconds: 1 });
     await defineNodes(h, "r04n[01-12]", "n");
     const engine = await engineServer();
@@ -165,7 +166,7 @@ describe("a cancel during a Deployment roll", () => {
       ).inputs as Record<string, unknown>;
       const before = powers(h);
       const create = failure(runtime.create(KIND, inputs));
-      await until(() => powers(h) === before + 1, "the first batch to be sent");
+      await waitForState(() => powers(h) === before + 1, "the first batch to be sent", { signal });
       engine.cancel();
       return { inputs, error: await create };
     };
@@ -184,9 +185,10 @@ describe("a cancel during a Deployment roll", () => {
         expect(secondStates[node]?.status, node).toMatch(/^cancelled: still in status /);
       }
       // ...and boots meanwhile.
-      await until(
+      await waitForState(
         () => h.emulator.state.getObject("node", "r04n10")?.status === "booted",
         "the cancelled batch to boot",
+        { signal },
       );
       // The next update re-images only the two nodes never started (one batch), not the four that booted.
       const recorded = second.error.properties as unknown as Record<string, unknown>;
@@ -207,7 +209,9 @@ describe("a cancel during a Deployment roll", () => {
     }
   });
 
-  it("native provider: a Cancel lets the roll read its batch through the grace period, then cuts off the requests", async () => {
+  it("native provider: a Cancel lets the roll read its batch through the grace period, then cuts off the requests", async ({
+    signal,
+  }) => {
     h = await providerHarness({ bootSeconds: 1 });
     await defineNodes(h, "r05n[01-08]", "n");
     await configureNative({ url: h.emulator.url, username: "root", password: EMULATOR_DEFAULT_PASSWORD });
@@ -233,7 +237,7 @@ describe("a cancel during a Deployment roll", () => {
         new provproto.CreateRequest().setUrn(nativeUrn("Deployment", "roll")).setProperties(struct(inputs)),
       ),
     );
-    await until(() => powers(h) === before + 1, "the first batch to be sent");
+    await waitForState(() => powers(h) === before + 1, "the first batch to be sent", { signal });
     await callHandler("cancel", {});
     // The process's requests are not cut off while the roll watches its batch.
     expect(processRequestsCancelled()).toBe(false);
@@ -243,6 +247,8 @@ describe("a cancel during a Deployment roll", () => {
       /The 4 node\(s\) that booted rhels9-compute-b \(r05n\[01-04\]\) are recorded as done/,
     );
     expect(nodesets(h)).toBe(1);
-    await until(() => processRequestsCancelled(), "the requests to be cut off once the roll ended");
+    await waitForState(() => processRequestsCancelled(), "the requests to be cut off once the roll ended", {
+      signal,
+    });
   });
 });

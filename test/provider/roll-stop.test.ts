@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { CANCEL_PATH } from "../../src/provider/engine-cancel";
 import { deploymentSpec } from "../../src/provider/resources/deployment";
+import { waitForState } from "../support/wait-for-state";
 import { type ProviderHarness, providerHarness, runtime } from "./support";
 
 const KIND = "xcat:Deployment";
@@ -67,21 +68,15 @@ async function failedRoll(h: ProviderHarness, policy: Record<string, number>) {
   return failure(runtime.create(KIND, checked));
 }
 
-async function until(condition: () => boolean, what: string) {
-  const deadline = Date.now() + 10_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 describe("a Deployment roll that stops", () => {
   let h: ProviderHarness;
   afterEach(async () => {
     await h.close();
   });
 
-  it("after the engine's Cancel, no new batch starts, the batch in flight finishes, and the next update deploys exactly the rest", async () => {
+  it("after the engine's Cancel, no new batch starts, the batch in flight finishes, and the next update deploys exactly the rest", async ({
+    signal,
+  }) => {
     h = await providerHarness({ bootSeconds: 1 });
     await defineRack(h);
     const inputs = {
@@ -108,7 +103,7 @@ describe("a Deployment roll that stops", () => {
       const powersBefore = powers(h);
       const update = failure(runtime.update(KIND, first.id, first.outs, news));
       // The first batch was sent (its rpower is the "sent to" moment): the engine cancels.
-      await until(() => powers(h) === powersBefore + 1, "the first batch to be sent");
+      await waitForState(() => powers(h) === powersBefore + 1, "the first batch to be sent", { signal });
       const cancel = engine.request({ ":method": "POST", ":path": CANCEL_PATH });
       cancel.resume();
       cancel.end();

@@ -17,10 +17,12 @@ import { createRedactor } from "../redact";
 import { type RetryOptions, resolveRetryOptions } from "../retry";
 import { loadCaCert, Transport } from "../transport";
 import type { XcatLogger } from "../types";
+import { confluentBaseUrl } from "./base-url";
 import { attributesOf, byNode, collectionNames, NodeFailure } from "./bodies";
 import { type NodeAttributes, NodeReadBatcher } from "./node-reads";
 import { Requester } from "./requests";
 
+export { confluentBaseUrl } from "./base-url";
 export type { NodeAttributes } from "./node-reads";
 
 export interface ConfluentClientOptions {
@@ -54,25 +56,6 @@ export type ConfluentPowerAction = "on" | "off" | "reset" | "boot" | "shutdown" 
 
 /** A per-node answer of an action on a noderange: the value, or the node's own error (item 14). */
 export type PerNodeResult = { readonly value: string } | { readonly error: string };
-
-/** Base URL parts: a URL without a path is Confluent's web front end path. */
-export function confluentBaseUrl(url: string): { origin: string; basePath: string; href: string } {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw usage("url is not a valid absolute URL (expected e.g. https://mgt.example/confluent-api)");
-  }
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") {
-    throw usage(`url must be http:// or https://, not ${parsed.protocol}//`);
-  }
-  if (parsed.username !== "" || parsed.password !== "" || parsed.search !== "" || parsed.hash !== "") {
-    throw usage("url must hold no credentials, query or fragment");
-  }
-  const path = parsed.pathname.replace(/\/+$/, "");
-  const basePath = path === "" ? "/confluent-api" : path;
-  return { origin: parsed.origin, basePath, href: `${parsed.origin}${basePath}` };
-}
 
 function usage(message: string) {
   return createXcatError("XCAT_USAGE", `ConfluentClient: ${message}`);

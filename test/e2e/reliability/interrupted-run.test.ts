@@ -10,6 +10,7 @@ import { readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../../src/emulator";
+import { waitForState } from "../../support/wait-for-state";
 import type { PulumiWorkspace } from "../support/pulumi-workspace";
 import {
   BMC_PASSWORD,
@@ -21,7 +22,6 @@ import {
   processesIn,
   REST_PASSWORD,
   scaleWorkspace,
-  waitFor,
 } from "./support";
 
 const NODE_COUNT = 200;
@@ -98,18 +98,22 @@ describe("a pulumi up killed part way converges on the next runs", () => {
     await emulator?.close();
   });
 
-  it("SIGKILL mid-run, then cancel if locked, refresh and up: exactly the program's nodes", async () => {
+  it("SIGKILL mid-run, then cancel if locked, refresh and up: exactly the program's nodes", async ({
+    signal,
+  }) => {
     const killed = workspace.start(["up", "--yes", "--skip-preview"], { allowFailure: true });
-    await waitFor(
+    await waitForState(
       () => emulator.state.listObjects("node").length >= KILL_AFTER_NODES,
-      5 * 60_000,
       `${KILL_AFTER_NODES} nodes in the emulator`,
+      { signal, until: { ended: killed.result, what: "pulumi up" } },
     );
     killed.kill("SIGKILL");
     const interrupted = await killed.result;
     expect(interrupted.exitCode).not.toBe(0);
     // Nothing of the run survives the kill: no engine, language host or provider left working.
-    await waitFor(() => processesIn(workspace.programDir).length === 0, 5_000, "the killed processes to go");
+    await waitForState(() => processesIn(workspace.programDir).length === 0, "the killed processes to go", {
+      signal,
+    });
     // Requests already sent may still land; let them, then look at what the kill left behind.
     await new Promise((resolvePromise) => setTimeout(resolvePromise, 500));
     const createdBeforeKill = emulator.state.listObjects("node").length;

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../../src/emulator";
+import { waitForState } from "../../support/wait-for-state";
 import type { PulumiWorkspace } from "../support/pulumi-workspace";
 import {
   expectEmulatorMatches,
@@ -20,7 +21,6 @@ import {
   outputOf,
   REST_PASSWORD,
   scaleWorkspace,
-  waitFor,
 } from "./support";
 
 describe("the management node restarts during a run", () => {
@@ -37,9 +37,21 @@ describe("the management node restarts during a run", () => {
       latencyMs: [10, 40],
     });
 
-  /** Stops the emulator once it holds `nodes` nodes, waits `downMs`, starts it again on the same port. */
-  async function restartAfter(nodes: number, downMs: number): Promise<number> {
-    await waitFor(() => emulator.state.listObjects("node").length >= nodes, 5 * 60_000, `${nodes} nodes`);
+  /**
+   * Stops the emulator once `up` has created `nodes` nodes, waits `downMs`, starts it again on the
+   * same port. Returns how long it was down, for the log only: a busy machine makes it longer,
+   * and no assertion bounds it.
+   */
+  async function restartAfter(
+    nodes: number,
+    downMs: number,
+    up: { readonly result: Promise<unknown> },
+    signal: AbortSignal,
+  ): Promise<number> {
+    await waitForState(() => emulator.state.listObjects("node").length >= nodes, `${nodes} nodes`, {
+      signal,
+      until: { ended: up.result, what: "pulumi up" },
+    });
     await emulator.close();
     const stoppedAt = Date.now();
     await sleep(downMs);
@@ -61,13 +73,13 @@ describe("the management node restarts during a run", () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  it("a restart of a second and a half: the run completes", async () => {
+  it("a restart of a second and a half: the run completes", async ({ signal }) => {
     // Six retries (at least 15.75 s of backoff, src/client/retry.ts) ride out the outage with
     // room to spare however slowly a busy machine restarts the emulator; the default five
     // attempts (at least 3.75 s) left about 2 s for the restart itself (issue #40).
     await workspace.setConfig("xcat:maxRetries", "6");
     const up = workspace.start(["up", "--yes", "--skip-preview"]);
-    const downFor = await restartAfter(30, 1_500);
+    const downFor = await restartAfter(30, 1_500, up, signal);
     const result = await up.result;
     console.info(`[reliability] emulator down for ${downFor} ms during up: exit ${result.exitCode}`);
     expect(await workspace.lastChanges()).toEqual({ create: 101 });
@@ -75,12 +87,14 @@ describe("the management node restarts during a run", () => {
     await expectStateMatches(workspace, Object.keys(expectedScaleNodes(100)));
   });
 
-  it("an outage longer than the retries: resources fail clearly, and the next up converges", async () => {
+  it("an outage longer than the retries: resources fail clearly, and the next up converges", async ({
+    signal,
+  }) => {
     // One retry (at most 0.5 s of backoff, src/client/retry.ts) keeps the outage that outlasts
     // the retries short; the default budget is the same path, only longer.
     await workspace.setConfigs({ nodeCount: "160", "xcat:maxRetries": "1" });
     const up = workspace.start(["up", "--yes", "--skip-preview"], { allowFailure: true });
-    const downFor = await restartAfter(120, 5_000);
+    const downFor = await restartAfter(120, 5_000, up, signal);
     const failed = await up.result;
     const output = outputOf(failed);
     console.info(`[reliability] emulator down for ${downFor} ms during up: exit ${failed.exitCode}`);

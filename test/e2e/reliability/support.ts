@@ -173,12 +173,3 @@ export function processesIn(dir: string): string[] {
   }
   return found;
 }
-
-/** Polls until `condition` holds or `timeoutMs` passes. */
-export async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolvePromise) => setTimeout(resolvePromise, 50));
-  }
-}
