@@ -6,6 +6,8 @@
  * PUT of its noderange; 2 rows added = 2 creates; 1 row removed = 1 DELETE; a hand edit of one
  * node's ip shows in `preview --refresh --diff` as that node and attribute, and up restores it; a
  * malformed MAC in the inventory fails preview naming the resource, the file line and the column.
+ * Item 4 on the same stacks: `pulumi-xcat review` of the roll's preview names the rack's 20 nodes
+ * by noderange, and (TypeScript) the policy pack refuses a Node holding a NodeSet row's ip.
  * Requests are counted by the emulator's stats (what xCAT does with a noderange in a PUT or
  * DELETE path: xcat-behavior.md §1.3 and §9.6).
  */
@@ -86,8 +88,18 @@ describe.each(LANGUAGES)("two racks as two NodeSets from CSV ($language)", ({ pr
     expect(await workspace.outputs()).toEqual({ rack1Nodes: "r01n[01-20]", rack2Nodes: "r02n[01-20]" });
   });
 
-  it("rolls rack 2's image with exactly 1 PUT", async () => {
+  it("reviews rack 2's image roll as its 20 nodes, then rolls it with exactly 1 PUT", async () => {
     await workspace.setConfig("rack2Image", "rocky9-x86_64-netboot-compute-v2");
+    const plan = join(workspace.programDir, "roll-plan.json");
+    await writeFile(plan, (await workspace.run(["preview", "--json"])).stdout);
+    const review = await workspace.exec("pulumi-xcat", ["review", plan, "--fail-on", "delete"], {
+      allowFailure: true,
+    });
+    expect(review.exitCode, review.stdout + review.stderr).toBe(0);
+    expect(review.stdout.split("\n")).toContain(
+      "~ 20 nodes r02n[01-20] (NodeSet rack2): provmethod: rocky9-x86_64-netboot-compute → rocky9-x86_64-netboot-compute-v2",
+    );
+    expect(review.stdout).not.toMatch(/NodeSet rack1|\d NodeSets?\b/);
     const before = writes();
     await workspace.up();
     expect(sinceThen(before)).toEqual({ post: 0, put: 1, delete: 0 });
@@ -129,6 +141,25 @@ describe.each(LANGUAGES)("two racks as two NodeSets from CSV ($language)", ({ pr
     expect(sinceThen(before)).toEqual({ post: 0, put: 1, delete: 0 });
     expect((await admin.nodes.get("r01n03")).ip).toBe("10.0.1.3");
   });
+
+  it.runIf(program === "node-set-ts")(
+    "the policy pack refuses a Node holding a NodeSet row's ip, naming both; nothing is sent",
+    async () => {
+      const pack = join(inject("e2eSandbox"), "node_modules/pulumi-xcat/policy-pack");
+      await workspace.setConfig("duplicateIp", "10.0.1.3");
+      const before = writes();
+      const refused = await workspace.run(["preview", "--policy-pack", pack], { allowFailure: true });
+      await workspace.run(["config", "rm", "duplicateIp"]);
+      const output = (refused.stdout + refused.stderr).replace(/\s+/g, " ");
+      expect(refused.exitCode, output).not.toBe(0);
+      expect(output).toContain("[mandatory] unique-node-ip");
+      // The engine hands the resources in its own order: either may be named first.
+      expect(output).toMatch(
+        /ip 10\.0\.1\.3 is given to both (NodeSet "rack1" row r01n03 and Node "cn07" \(node cn07\)|Node "cn07" \(node cn07\) and NodeSet "rack1" row r01n03);/,
+      );
+      expect(sinceThen(before)).toEqual({ post: 0, put: 0, delete: 0 });
+    },
+  );
 
   it("fails preview on a malformed MAC, naming the resource, the file line and the column; nothing is sent", async () => {
     // Line 10 of the file: the header, r01n01-04, then r01n06 on line 6 (r01n05 was removed).

@@ -22,5 +22,11 @@ const rack2 = new xcat.NodeSet("rack2", {
   csv: readFileSync("inventory/rack2.csv", "utf8"),
 });
 
+// Config `duplicateIp`: a Node cn07 with that ip, which the policy pack refuses when a row holds it too.
+const duplicateIp = config.get("duplicateIp");
+if (duplicateIp !== undefined) {
+  new xcat.Node("cn07", { groups: ["compute", "all"], attributes: { ip: duplicateIp } });
+}
+
 export const rack1Nodes = rack1.noderange;
 export const rack2Nodes = rack2.noderange;
