@@ -11,6 +11,8 @@
  * will be. A value that depends on another resource is unknown during preview (Pulumi's unknown
  * sentinel, {@link UNKNOWN}): the rules skip it rather than guess.
  */
+import { nodeValues } from "../provider/node-set-plan";
+import { nodeSetRows } from "../provider/node-set-rows";
 import { UNKNOWN } from "../provider/validation";
 
 export { UNKNOWN };
@@ -31,6 +33,11 @@ export interface ResourceRef {
   readonly urn: string;
 }
 
+/**
+ * A node of the stack: a Node resource's, or one row of a NodeSet (its `kind` is then
+ * `xcat:NodeSet` and its `name` the set's, each row its own NodeView with the set's groups and
+ * common attributes under its own values, as node-set-plan.ts nodeValues gives the node).
+ */
 export interface NodeView extends ResourceRef {
   /** The node's name in xCAT. */
   readonly nodeName: string;
@@ -139,6 +146,9 @@ export function clusterView(resources: readonly StackResource[]): ClusterView {
           unknownAttributes: unknownKeys(props.attributes),
         });
         break;
+      case "xcat:NodeSet":
+        nodes.push(...nodeSetNodes(ref, props));
+        break;
       case "xcat:Group":
         groups.push({
           ...ref,
@@ -166,6 +176,46 @@ export function clusterView(resources: readonly StackResource[]): ClusterView {
     }
   }
   return { nodes, groups, networks, osimages, deployments, powerStates };
+}
+
+/**
+ * The nodes of a NodeSet's props: its `rows` (the provider's checked inputs, and its outputs), or
+ * its `csv` parsed as the provider parses it when the props hold the text; none while the rows
+ * are unknown during preview. A row's unknown cell is an unknown attribute of that node.
+ */
+function nodeSetNodes(ref: ResourceRef, props: Readonly<Record<string, unknown>>): NodeView[] {
+  let rows: unknown = props.rows;
+  if (rows === undefined && typeof props.csv === "string") rows = nodeSetRows(props).rows;
+  if (typeof rows !== "object" || rows === null || Array.isArray(rows)) return [];
+  const groups = knownList(props.groups);
+  const common = stringMap(props.attributes);
+  const commonUnknown = unknownKeys(props.attributes);
+  return Object.entries(rows as Record<string, unknown>).map(([nodeName, row]) => {
+    const own = stringMap(row);
+    const { groups: _groups, ...attributes } = nodeValues(
+      { groups: [], attributes: common, rows: { [nodeName]: own } },
+      nodeName,
+    );
+    return {
+      ...ref,
+      nodeName,
+      groups,
+      attributes,
+      unknownAttributes: new Set([...commonUnknown, ...unknownKeys(row)]),
+    };
+  });
+}
+
+/**
+ * How a violation names a node, with `detail` (`, from Group "rack02"'s |…|`) after its name:
+ * `Node "cn07" (node cn07)`, or for a NodeSet's row `NodeSet "rack1" row r01n03`.
+ */
+export function describeNode(node: NodeView, detail = ""): string {
+  if (node.kind === "xcat:NodeSet") {
+    const more = detail.replace(/^, /, "");
+    return `${describeResource(node)} row ${node.nodeName}${more ? ` (${more})` : ""}`;
+  }
+  return `${describeResource(node)} (node ${node.nodeName}${detail})`;
 }
 
 /** How a violation names a resource: `Node "r01n01"`. */

@@ -7,7 +7,7 @@
  * hand, or a tag) is left alone.
  */
 import { closestName } from "../provider/edit-distance";
-import { type ClusterView, describeResource, type Violation } from "./cluster-view";
+import { type ClusterView, describeNode, type Violation } from "./cluster-view";
 
 /** Nodes naming a group that no Group of the stack defines but that is near one that does. */
 export function nodeGroupTypos(view: ClusterView): Violation[] {
@@ -20,7 +20,7 @@ export function nodeGroupTypos(view: ClusterView): Violation[] {
       const closest = closestName(group, defined);
       if (closest === undefined) continue;
       violations.push({
-        message: `${describeResource(node)} (node ${node.nodeName}) names group '${group}', which no Group of the stack defines (did you mean '${closest}'?); the node gets none of '${closest}''s attributes.`,
+        message: `${describeNode(node)} names group '${group}', which no Group of the stack defines (did you mean '${closest}'?); the node gets none of '${closest}''s attributes.`,
         urn: node.urn,
       });
     }

@@ -6,7 +6,13 @@
  * groups', a regex value expanded for it (held-values.ts).
  */
 import { parseIpv4 } from "../provider/validation";
-import { type ClusterView, describeResource, type NetworkView, type Violation } from "./cluster-view";
+import {
+  type ClusterView,
+  describeNode,
+  describeResource,
+  type NetworkView,
+  type Violation,
+} from "./cluster-view";
 import { groupsByName, heldValue } from "./held-values";
 
 function contains(network: NetworkView, ip: number): boolean {
@@ -33,7 +39,7 @@ export function nodesOutsideNetworks(view: ClusterView): Violation[] {
     if (ip === undefined || bits === undefined) continue;
     if (view.networks.some((network) => contains(network, bits))) continue;
     violations.push({
-      message: `${describeResource(node)} (node ${node.nodeName}) has ip ${ip}${held?.source ? ` (${held.source})` : ""}, outside every Network of the stack (${networks}); fix the address or declare its network.`,
+      message: `${describeNode(node)} has ip ${ip}${held?.source ? ` (${held.source})` : ""}, outside every Network of the stack (${networks}); fix the address or declare its network.`,
       urn: node.urn,
     });
   }

@@ -8,6 +8,7 @@ import type { PolicyResource, ReportViolation, StackValidationPolicy } from "@pu
 import { type ClusterView, clusterView, type StackResource, UNKNOWN, type Violation } from "./cluster-view";
 import { type DeploymentImageConfig, undeclaredDeploymentImages } from "./deployment-image";
 import { byManagementNode, type PlacedResource } from "./management-node";
+import { nodesDefinedTwice } from "./node-defined-once";
 import { nodeGroupTypos } from "./node-group-typo";
 import { nodesOutsideNetworks } from "./node-in-network";
 import { nodesInTwoDeployments, nodesInTwoPowerStates } from "./one-owner-per-node";
@@ -80,7 +81,7 @@ function stackPolicy(
 export const policies: readonly StackValidationPolicy[] = [
   stackPolicy(
     "unique-node-ip",
-    "No two nodes of the stack share an ip (own, inherited or from a group's regex).",
+    "No two nodes of the stack (Nodes and NodeSet rows) share an ip (own, the set's, inherited or from a group's regex).",
     (view) => duplicateAddresses(view, "ip"),
   ),
   stackPolicy(
@@ -112,6 +113,11 @@ export const policies: readonly StackValidationPolicy[] = [
         },
       },
     },
+  ),
+  stackPolicy(
+    "one-definition-per-node",
+    "No node is held by two resources (two NodeSets' rows, a NodeSet and a Node, or two Nodes).",
+    nodesDefinedTwice,
   ),
   stackPolicy("one-deployment-per-node", "No node is covered by two Deployments.", nodesInTwoDeployments),
   stackPolicy("one-power-state-per-node", "No node is covered by two PowerStates.", nodesInTwoPowerStates),

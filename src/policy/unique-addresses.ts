@@ -5,7 +5,7 @@
  * its own or inherited from its groups, regex values expanded for it (held-values.ts), so a literal
  * ip equal to what a group's regex gives a rack node is caught.
  */
-import { type ClusterView, describeResource, type NodeView, type Violation } from "./cluster-view";
+import { type ClusterView, describeNode, type NodeView, type Violation } from "./cluster-view";
 import { groupsByName, type HeldValue, heldValue } from "./held-values";
 
 export type AddressAttribute = "ip" | "mac" | "bmc";
@@ -52,5 +52,5 @@ export function duplicateAddresses(view: ClusterView, attribute: AddressAttribut
 /** `Node "r02n01" (node r02n01, from Group "rack02"'s |…|)`: the node and, when inherited or a regex, where its value comes from. */
 function describeHolder(node: NodeView, held: HeldValue): string {
   const source = held.source === undefined ? "" : `, ${held.source}`;
-  return `${describeResource(node)} (node ${node.nodeName}${source})`;
+  return describeNode(node, source);
 }

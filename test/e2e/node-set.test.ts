@@ -6,6 +6,8 @@
  * PUT of its noderange; 2 rows added = 2 creates; 1 row removed = 1 DELETE; a hand edit of one
  * node's ip shows in `preview --refresh --diff` as that node and attribute, and up restores it; a
  * malformed MAC in the inventory fails preview naming the resource, the file line and the column.
+ * Item 4 on the same stacks: `pulumi-xcat review` of the roll's preview names the rack's 20 nodes
+ * by noderange, and (TypeScript) the policy pack refuses a Node holding a NodeSet row's ip.
  * In TypeScript the stack then moves a node from rack 1's rows to a `Node` of its own and back
  * (issue #38 item 6): the set's `release` lets the row go without a DELETE, the Node's `adopt`
  * takes the node with a read, and its `retainOnDelete` makes the engine forget it on the way back
@@ -90,6 +92,20 @@ describe.each(LANGUAGES)("two racks as two NodeSets from CSV ($language)", ({ pr
     expect(await workspace.outputs()).toEqual({ rack1Nodes: "r01n[01-20]", rack2Nodes: "r02n[01-20]" });
   });
 
+  it("pulumi-xcat review of rack 2's image roll names r02n[01-20], 20 nodes", async () => {
+    await workspace.setConfig("rack2Image", "rocky9-x86_64-netboot-compute-v2");
+    const plan = join(workspace.programDir, "roll-plan.json");
+    await writeFile(plan, (await workspace.run(["preview", "--json"])).stdout);
+    const review = await workspace.exec("pulumi-xcat", ["review", plan, "--fail-on", "delete"], {
+      allowFailure: true,
+    });
+    expect(review.exitCode, review.stdout + review.stderr).toBe(0);
+    expect(review.stdout.split("\n")).toContain(
+      "~ 20 nodes r02n[01-20] (NodeSet rack2): provmethod: rocky9-x86_64-netboot-compute → rocky9-x86_64-netboot-compute-v2",
+    );
+    expect(review.stdout).not.toMatch(/NodeSet rack1|\d NodeSets?\b/);
+  });
+
   it("rolls rack 2's image with exactly 1 PUT", async () => {
     await workspace.setConfig("rack2Image", "rocky9-x86_64-netboot-compute-v2");
     const before = writes();
@@ -133,6 +149,25 @@ describe.each(LANGUAGES)("two racks as two NodeSets from CSV ($language)", ({ pr
     expect(sinceThen(before)).toEqual({ post: 0, put: 1, delete: 0 });
     expect((await admin.nodes.get("r01n03")).ip).toBe("10.0.1.3");
   });
+
+  it.runIf(program === "node-set-ts")(
+    "the policy pack refuses a Node holding a NodeSet row's ip, naming both; nothing is sent",
+    async () => {
+      const pack = join(inject("e2eSandbox"), "node_modules/pulumi-xcat/policy-pack");
+      await workspace.setConfig("duplicateIp", "10.0.1.3");
+      const before = writes();
+      const refused = await workspace.run(["preview", "--policy-pack", pack], { allowFailure: true });
+      await workspace.run(["config", "rm", "duplicateIp"]);
+      const output = (refused.stdout + refused.stderr).replace(/\s+/g, " ");
+      expect(refused.exitCode, output).not.toBe(0);
+      expect(output).toContain("[mandatory] unique-node-ip");
+      // The engine hands the resources in its own order: either may be named first.
+      expect(output).toMatch(
+        /ip 10\.0\.1\.3 is given to both (NodeSet "rack1" row r01n03 and Node "cn07" \(node cn07\)|Node "cn07" \(node cn07\) and NodeSet "rack1" row r01n03);/,
+      );
+      expect(sinceThen(before)).toEqual({ post: 0, put: 0, delete: 0 });
+    },
+  );
 
   it("fails preview on a malformed MAC, naming the resource, the file line and the column; nothing is sent", async () => {
     // Line 10 of the file: the header, r01n01-04, then r01n06 on line 6 (r01n05 was removed).

@@ -367,6 +367,7 @@ describe("the pack's policies", () => {
       ["unique-node-bmc", "mandatory"],
       ["node-ip-in-network", "mandatory"],
       ["deployment-image-declared", "mandatory"],
+      ["one-definition-per-node", "mandatory"],
       ["one-deployment-per-node", "mandatory"],
       ["one-power-state-per-node", "mandatory"],
       ["node-group-defined", "advisory"],

@@ -8,6 +8,8 @@
  * Pure (no I/O): the steps come from refresh-events.ts, the listings from listings.ts.
  */
 import { compareStrings, compressNoderange } from "../../contract/noderange";
+import { nodeValues } from "../../provider/node-set-plan";
+import { NODE_SET, setNodes, setValues } from "../review/node-set-changes";
 import {
   changedPaths,
   isPlainMap,
@@ -175,6 +177,42 @@ function attributeDrift(step: PreviewStep, builder: DriftBuilder, at: string | u
   if (paths.length === 0) builder.add("changed", type, "outputs", name, undefined, at);
 }
 
+/**
+ * A NodeSet's refresh, per node (node-set.ts read: the rows as the server holds them, a common
+ * value a node holds otherwise as its own): `ip` changed on r01n03 (`rows.r01n03.ip`), r01n05
+ * deleted by hand; all of them deleted when the read found none.
+ */
+function nodeSetDrift(step: PreviewStep, builder: DriftBuilder, at: string | undefined) {
+  const set = objectName(step);
+  if (step.op === "delete") {
+    for (const node of setNodes(step.oldState))
+      builder.add("deleted", "xcat:Node", `(NodeSet ${set})`, node, undefined, at);
+    return;
+  }
+  const before = setValues(step.oldState);
+  const after = setValues(step.newState);
+  if (before === undefined || after === undefined) return;
+  for (const node of Object.keys(before.rows)) {
+    if (!(node in after.rows)) {
+      builder.add("deleted", "xcat:Node", `(NodeSet ${set})`, node, undefined, at);
+      continue;
+    }
+    const old = nodeValues(before, node);
+    const now = nodeValues(after, node);
+    for (const attribute of new Set([...Object.keys(old), ...Object.keys(now)])) {
+      if ((old[attribute] ?? "") === (now[attribute] ?? "")) continue;
+      builder.add(
+        "changed",
+        "xcat:Node",
+        `${attribute} (NodeSet ${set})`,
+        node,
+        `${showValue(old[attribute] || undefined)} → ${showValue(now[attribute] || undefined)}`,
+        at,
+      );
+    }
+  }
+}
+
 /** Summarises a refresh preview's steps and the listings' unmanaged objects. */
 export function summarizeDrift(
   steps: readonly PreviewStep[],
@@ -191,7 +229,9 @@ export function summarizeDrift(
     // Objects on another management node than the stack's are said to be there.
     const node = managementNodeOf(step, providers);
     const at = node.key === STACK_MANAGEMENT_NODE ? undefined : describeManagementNode(node);
-    if (step.op === "delete") {
+    if (type === NODE_SET) {
+      nodeSetDrift(step, builder, at);
+    } else if (step.op === "delete") {
       builder.add("deleted", type, "", objectName(step), undefined, at);
     } else if (type === "xcat:PowerState") {
       powerDrift(step, builder, at);

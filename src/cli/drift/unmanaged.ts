@@ -10,6 +10,7 @@
  */
 import { compareStrings } from "../../contract/noderange";
 import { isFreshPolicyRow } from "../import/defaults";
+import { NODE_SET, setNodes } from "../review/node-set-changes";
 import type { PreviewStep } from "../review/plan-summary";
 import { shortType } from "../review/plan-summary";
 import { managementNodeKey, managementNodeRoute, STACK_MANAGEMENT_NODE } from "../stack-resources";
@@ -68,6 +69,14 @@ function objectId(step: PreviewStep): string | undefined {
 export function managedObjects(steps: readonly PreviewStep[]): Map<string, Map<ListedType, Set<string>>> {
   const managed = new Map<string, Map<ListedType, Set<string>>>();
   for (const step of steps) {
+    if (shortType(step) === NODE_SET) {
+      // A NodeSet manages each node of its rows, as recorded and as read.
+      const nodes = new Set([...setNodes(step.oldState), ...setNodes(step.newState)]);
+      const byType = managed.get(managementNodeKeyOf(step)) ?? new Map<ListedType, Set<string>>();
+      byType.set("xcat:Node", new Set([...(byType.get("xcat:Node") ?? []), ...nodes]));
+      managed.set(managementNodeKeyOf(step), byType);
+      continue;
+    }
     const type = shortType(step);
     const id = objectId(step);
     if (id === undefined || !(LISTED_TYPES as readonly string[]).includes(type)) continue;

@@ -16,6 +16,7 @@ import { compareStrings, compressNoderange, expandNoderange } from "../../contra
 import { isSecretAttribute } from "../../provider/attributes";
 import type { SiteServices } from "../../provider/name-services";
 import { takeoverSplitOf } from "../../provider/resources/deployment-adopt";
+import { isUnknown } from "../../provider/validation";
 import {
   describeManagementNode,
   explicitProviders,
@@ -28,6 +29,14 @@ import { cannotMoveToConfluent } from "./cannot-move";
 import { type ClusterFacts, type PlannedEdits, showNodeValue } from "./cluster-facts";
 import { type HandEdit, handEditOf, recordedStates } from "./hand-edits";
 import { nameServiceLines } from "./name-service-lines";
+import {
+  declaredNodeValues,
+  NODE_SET,
+  nodeSetNodeChanges,
+  nodeSetNodeSteps,
+  setGroups,
+  setNodes,
+} from "./node-set-changes";
 
 /** The kinds of change a review flags, in the order they are listed; each is a `--fail-on` word. */
 export const DANGER_KINDS = [
@@ -73,6 +82,8 @@ export interface PreviewState {
   readonly provider?: string;
   readonly inputs?: Record<string, unknown>;
   readonly outputs?: Record<string, unknown>;
+  /** Per input, the URNs of the resources its value comes from. */
+  readonly propertyDependencies?: Record<string, readonly string[]>;
 }
 export interface PreviewStep {
   readonly op?: string;
@@ -111,6 +122,8 @@ export interface ChangeLine {
    * when the plan reaches one besides the stack's own (stack-resources.ts).
    */
   readonly managementNode?: string;
+  /** For nodes a NodeSet holds: the set's resource name (`rack2`), said with the nodes. */
+  readonly nodeSet?: string;
 }
 
 export interface DangerCount {
@@ -344,11 +357,29 @@ function readsFor(steps: readonly PreviewStep[], withSite = true): ClusterReads 
           reasons.add("the addresses new nodes inherit");
         }
       }
-    } else if (isNodeSet(type) && [before?.nodes, after?.nodes].some((nodes) => typeof nodes === "string")) {
+    } else if (type === NODE_SET && (step.op === "create" || step.op === "update")) {
+      // A new node of the set shows the addresses it gets; those its row and the set do not give, it inherits.
+      const old = new Set(step.op === "update" ? setNodes(step.oldState) : []);
+      for (const node of setNodes(step.newState)) {
+        if (old.has(node)) continue;
+        const declared = declaredNodeValues(step, node);
+        for (const name of NEW_NODE_DETAILS) {
+          if (declared[name] === undefined) {
+            attributes.add(name);
+            reasons.add("the addresses new nodes inherit");
+          }
+        }
+      }
+    } else if (
+      isNodeSet(type) &&
+      [before?.nodes, after?.nodes].some((nodes) => typeof nodes === "string" && !isUnknown(nodes))
+    ) {
       reasons.add(`the nodes of ${type.replace(/^xcat:/, "")} '${objectName(step)}'`);
     }
   }
-  const site = withSite && steps.some((step) => shortType(step) === "xcat:Node" && step.op !== "replace");
+  const site =
+    withSite &&
+    steps.some((step) => [NODE_SET, "xcat:Node"].includes(shortType(step)) && step.op !== "replace");
   if (site) reasons.add("whether it serves DNS and DHCP (site.nameservers, site.dhcpsetup)");
   if (reasons.size === 0) return undefined;
   return {
@@ -366,6 +397,7 @@ interface LineDraft {
   readonly names: string[];
   readonly effects: Map<string, Set<string>>;
   readonly details: Record<string, string>;
+  readonly nodeSet: string | undefined;
 }
 
 /**
@@ -393,8 +425,8 @@ class SummaryBuilder {
     this.#at = managementNode;
   }
 
-  line(op: ChangeLine["op"], type: string, what: string, name: string, detail?: string) {
-    const key = JSON.stringify([this.#at ?? "", op, type, what]);
+  line(op: ChangeLine["op"], type: string, what: string, name: string, detail?: string, nodeSet?: string) {
+    const key = JSON.stringify([this.#at ?? "", op, type, what, nodeSet ?? ""]);
     const line: LineDraft = this.#lines.get(key) ?? {
       managementNode: this.#at,
       op,
@@ -403,6 +435,7 @@ class SummaryBuilder {
       names: [],
       effects: new Map(),
       details: {},
+      nodeSet,
     };
     line.names.push(name);
     if (detail !== undefined) line.details[name] = detail;
@@ -444,6 +477,7 @@ class SummaryBuilder {
         ...(effects.length > 0 ? { effects } : {}),
         ...(Object.keys(g.details).length > 0 ? { details: g.details } : {}),
         ...(g.managementNode !== undefined ? { managementNode: g.managementNode } : {}),
+        ...(g.nodeSet !== undefined ? { nodeSet: g.nodeSet } : {}),
       };
     });
     const order = { delete: 0, unprotect: 1, replace: 2, adopt: 3, update: 4, create: 5 };
@@ -454,7 +488,8 @@ class SummaryBuilder {
         b.names.length - a.names.length ||
         compareStrings(a.type, b.type) ||
         compareStrings(a.noderange, b.noderange) ||
-        compareStrings(a.what, b.what),
+        compareStrings(a.what, b.what) ||
+        compareStrings(a.nodeSet ?? "", b.nodeSet ?? ""),
     );
     const dangers = [...this.#dangers.values()]
       .filter((entry) => entry.names.size > 0)
@@ -506,13 +541,38 @@ interface PlanContext {
   readonly facts: ClusterFacts | undefined;
   /** Why there are no facts: said where they would be used. */
   readonly unread: string;
+  /** The plan's NodeSets by URN: a Deployment's or PowerState's `nodes` unknown at preview may be one's noderange. */
+  readonly nodeSets: ReadonlyMap<string, { readonly name: string; readonly nodes: readonly string[] }>;
+}
+
+/**
+ * The NodeSet a Deployment's or PowerState's new `nodes` comes from (`nodes: rack.noderange`),
+ * when the set is created or changed by the same plan: the engine knows its noderange only once
+ * the set is applied, so the preview holds Pulumi's unknown, and the set's rows say which nodes.
+ */
+function nodeSetOfTarget(step: PreviewStep, plan: PlanContext) {
+  for (const urn of step.newState?.propertyDependencies?.nodes ?? []) {
+    const set = plan.nodeSets.get(urn);
+    if (set !== undefined) return set;
+  }
+  return undefined;
+}
+
+/** ` onto the nodes of NodeSet rack2` when the target's nodes are a set's noderange not known yet. */
+function unknownNodesNote(step: PreviewStep, plan: PlanContext, word: string): string {
+  if (!isUnknown(step.newState?.inputs?.nodes)) return "";
+  const set = nodeSetOfTarget(step, plan);
+  return set !== undefined
+    ? ` ${word} the nodes of NodeSet ${set.name} (${set.nodes.length})`
+    : ` ${word} nodes known only when the resources they come from are applied`;
 }
 
 /** The node names a Deployment's or PowerState's `nodes` input covers. */
-function coveredNodes(nodes: unknown, plan: PlanContext): string[] {
+function coveredNodes(nodes: unknown, plan: PlanContext, step?: PreviewStep): string[] {
   const list = stringList(nodes);
   if (list !== undefined) return list;
   if (typeof nodes !== "string") return [];
+  if (isUnknown(nodes)) return step ? [...(nodeSetOfTarget(step, plan)?.nodes ?? [])] : [];
   // Not read: the names a range spells out (r01n[01-04]) are counted; a word that may be a group
   // stays one entry under its own name.
   if (plan.facts === undefined)
@@ -541,7 +601,8 @@ function deploymentEffects(
     }
     return;
   }
-  const next = coveredNodes(after.nodes, plan);
+  const next = coveredNodes(after.nodes, plan, step);
+  const note = unknownNodesNote(step, plan, "onto");
   // An adopting Deployment's preview read which nodes already run the image: those are taken over,
   // not re-imaged (deployment-adopt.ts); when it could not tell, every node counts as deployed.
   const split =
@@ -554,7 +615,7 @@ function deploymentEffects(
     return;
   }
   if (op !== "update") {
-    effect(`deploys ${image}`, next);
+    effect(`deploys ${image}${note}`, next);
     danger("reimage", next);
     return;
   }
@@ -565,12 +626,12 @@ function deploymentEffects(
     isPlainMap(states[node]) &&
     (states[node] as { deployed?: unknown }).deployed === true;
   if (before.osimage !== after.osimage) {
-    effect(`deploys ${image} (image changed)`, next);
+    effect(`deploys ${image} (image changed)${note}`, next);
     danger("reimage", next);
   } else {
     const added = next.filter((node) => !old.has(node) && !deployed(node));
     const retried = next.filter((node) => old.has(node) && !deployed(node));
-    if (added.length > 0) effect(`deploys ${image} onto nodes added`, added);
+    if (added.length > 0) effect(`deploys ${image} onto nodes added${note && ` (${note.trim()})`}`, added);
     if (retried.length > 0) effect(`deploys ${image} again (not yet booted with it)`, retried);
     danger("reimage", [...added, ...retried]);
   }
@@ -589,9 +650,10 @@ function powerStateEffects(
   const before = step.oldState?.inputs ?? {};
   const after = step.newState?.inputs ?? {};
   const power = showValue(after.power);
-  const next = coveredNodes(after.nodes, plan);
+  const next = coveredNodes(after.nodes, plan, step);
+  const note = unknownNodesNote(step, plan, "on");
   if (op !== "update" || before.power !== after.power) {
-    effect(`holds power ${power}`, next);
+    effect(`holds power ${power}${note}`, next);
     danger("power", next);
     return;
   }
@@ -602,7 +664,7 @@ function powerStateEffects(
   const repaired = next.filter(
     (node) => old.has(node) && recorded(node) !== undefined && recorded(node) !== after.power,
   );
-  if (added.length > 0) effect(`holds power ${power} on nodes added`, added);
+  if (added.length > 0) effect(`holds power ${power} on nodes added${note && ` (${note.trim()})`}`, added);
   if (repaired.length > 0)
     effect(`switches power ${power} again (found ${showValue(recorded(repaired[0] ?? ""))})`, repaired);
   danger("power", [...added, ...repaired]);
@@ -695,18 +757,36 @@ export function summarizePlan(
   const builder = new SummaryBuilder();
   const created = new Map<string, readonly string[]>();
   const deleted = new Set<string>();
+  const nodeSets = new Map<string, { name: string; nodes: readonly string[] }>();
   for (const step of steps) {
-    if (shortType(step) !== "xcat:Node") continue;
+    const type = shortType(step);
+    if (type === NODE_SET) {
+      // The set's nodes are Node creates and deletes for inheritance and noderanges.
+      const old = new Set(step.op === "create" ? [] : setNodes(step.oldState));
+      const next = new Set(step.op === "delete" ? [] : setNodes(step.newState));
+      for (const node of next) if (!old.has(node)) created.set(node, setGroups(step));
+      for (const node of old) if (!next.has(node)) deleted.add(node);
+      if (step.urn !== undefined) nodeSets.set(step.urn, { name: objectName(step), nodes: [...next] });
+      continue;
+    }
+    if (type !== "xcat:Node") continue;
     if (step.op === "create") created.set(objectName(step), groupsInput(step.newState?.inputs) ?? []);
     if (step.op === "delete") deleted.add(objectName(step));
   }
-  const stackPlan: PlanContext = { created, deleted, facts, unread: "not read (review --offline)" };
+  const stackPlan: PlanContext = {
+    created,
+    deleted,
+    facts,
+    unread: "not read (review --offline)",
+    nodeSets,
+  };
   // A resource with its own `connection` lives on another management node than the one read.
   const elsewhere: PlanContext = {
     created,
     deleted,
     facts: undefined,
     unread: "not read (the resource has its own connection)",
+    nodeSets,
   };
   const otherProvider: PlanContext = { ...elsewhere, unread: "not read (the resource has its own provider)" };
   // Each object's management node is named when the plan reaches one besides the stack's own.
@@ -739,6 +819,10 @@ export function summarizePlan(
         ? "adopt"
         : (step.op as Exclude<ChangeLine["op"], "unprotect">);
     builder.counts[op]++;
+    if (type === NODE_SET) {
+      nodeSetLines(step, op, plan, builder, step.urn === undefined ? undefined : recorded.get(step.urn));
+      continue;
+    }
     const paths = changedPaths(step);
     const name = objectName(step);
     const hand = handEditOf(step, recorded, paths, valueAt);
@@ -804,8 +888,14 @@ export function summarizePlan(
   const cannotMove = cannotMoveToConfluent(preview);
   const config = (preview as { config?: Record<string, unknown> } | null)?.config ?? {};
   const nodeSteps = steps
-    .filter((step) => shortType(step) === "xcat:Node" && !hasOwnConnection(step))
-    .map((step) => ({ name: objectName(step), step }));
+    .filter((step) => !hasOwnConnection(step))
+    .flatMap((step) =>
+      shortType(step) === "xcat:Node"
+        ? [{ name: objectName(step), step }]
+        : shortType(step) === NODE_SET && step.op !== "replace"
+          ? nodeSetNodeSteps(step)
+          : [],
+    );
   const nameServices = nameServiceLines(nodeSteps, config, site);
   return {
     dangers,
@@ -814,6 +904,71 @@ export function summarizePlan(
     counts,
     ...(cannotMove.length > 0 ? { cannotMove } : {}),
   };
+}
+
+/**
+ * A NodeSet's change as its nodes' (node-set-changes.ts): lines of `xcat:Node` tagged with the set,
+ * and every danger counted in nodes as a Node's would be (deleted, replaced, taken over, changed
+ * by hand). An adopting set takes over the nodes its preview found (`adoptChanges` keyed
+ * `node.attribute`) and creates the others.
+ */
+function nodeSetLines(
+  step: PreviewStep,
+  op: Exclude<ChangeLine["op"], "unprotect">,
+  plan: PlanContext,
+  builder: SummaryBuilder,
+  recorded: PreviewState | undefined,
+) {
+  const set = objectName(step);
+  const adoptChanges = step.newState?.inputs?.adoptChanges;
+  const takenOver = new Map<string, string[]>();
+  if (op === "adopt" && isPlainMap(adoptChanges)) {
+    for (const [key, change] of Object.entries(adoptChanges).sort(([a], [b]) => compareStrings(a, b))) {
+      const dot = key.indexOf(".");
+      const node = key.slice(0, dot);
+      takenOver.set(node, [...(takenOver.get(node) ?? []), `${key.slice(dot + 1)}: ${showValue(change)}`]);
+    }
+  }
+  if (op === "replace") {
+    // Moved to another management node (its connection or provider): each node is deleted there and created here.
+    const paths = [...new Set(changedPaths(step).map((path) => path.split(".")[0] ?? path))];
+    const why = paths.length > 0 ? `because ${paths.join(", ")} changed` : "";
+    for (const node of new Set([...setNodes(step.oldState), ...setNodes(step.newState)])) {
+      builder.line("replace", "xcat:Node", why, node, undefined, set);
+      builder.danger("replace", [node]);
+    }
+    return;
+  }
+  const changes = nodeSetNodeChanges(step, op, recorded);
+  if (changes.length === 0 && op === "update") builder.line(op, "xcat:Node", "repair", set, undefined, set);
+  for (const change of changes) {
+    const { node } = change;
+    if (takenOver.has(node)) {
+      builder.line("adopt", "xcat:Node", (takenOver.get(node) ?? []).join(", "), node, undefined, set);
+      builder.danger("adopt", [node]);
+      continue;
+    }
+    const detail = change.op === "create" ? setNodeDetail(step, node, plan) : undefined;
+    builder.line(change.op, "xcat:Node", change.what, node, detail, set);
+    if (change.op === "delete") builder.danger("delete", [node], "xcat:Node");
+    if (change.handEdited) builder.danger("drift", [node]);
+  }
+}
+
+/** A new node of a set: ip, mac and bmc from its row or the set, else what it inherits (as a Node's). */
+function setNodeDetail(step: PreviewStep, node: string, plan: PlanContext): string {
+  const declared = declaredNodeValues(step, node);
+  // The node's own values decide where some attributes live (bmc in ipmi when its mgt is ipmi).
+  const { groups: _groups, ...own } = declared;
+  const edits: PlannedEdits = {
+    nodeGroups: new Map([[node, [...setGroups(step)]]]),
+    nodes: new Map([[node, own]]),
+  };
+  return NEW_NODE_DETAILS.map((attribute) => {
+    const value = declared[attribute];
+    if (value !== undefined) return `${attribute} ${value}`;
+    return `${attribute} ${plan.facts ? shownNodeValue(plan.facts, node, attribute, edits) : plan.unread}`;
+  }).join(", ");
 }
 
 /**
@@ -831,6 +986,14 @@ function unprotectLines(
     if (step.oldState?.protect !== true || step.newState?.protect === true) continue;
     builder.at(managementNodeOfStep(step));
     const name = objectName(step);
+    if (shortType(step) === NODE_SET) {
+      // A set's protect covers each of its nodes: they are what a later change can delete.
+      for (const node of setNodes(step.newState ?? step.oldState)) {
+        builder.line("unprotect", "xcat:Node", "protect removed", node, undefined, name);
+        builder.danger("unprotect", [node]);
+      }
+      continue;
+    }
     builder.line("unprotect", shortType(step), "protect removed", name);
     builder.danger("unprotect", [name]);
   }

@@ -23,11 +23,25 @@ export function describeNoun(type: string, count: number): string {
 /** `~ provmethod: a → b on r[01-02]n[01-32] (64 nodes)`, `+ 1 node r03n01 in group compute`. */
 export function describeLine(line: ChangeLine): string {
   const count = `${line.names.length} ${describeNoun(line.type, line.names.length)}`;
+  if (line.nodeSet !== undefined) return describeSetLine(line, count);
   if (line.op === "update") return `${SIGN.update} ${line.what} on ${line.noderange} (${count})`;
   if (line.op === "adopt") return `${SIGN.adopt} takes over ${count} ${line.noderange}: ${line.what}`;
   if (line.op === "unprotect") return `${SIGN.unprotect} ${line.what} from ${count} ${line.noderange}`;
   const verb = line.op === "replace" ? " replaced" : "";
   return `${SIGN[line.op]} ${count}${verb} ${line.noderange}${line.what ? ` ${line.what}` : ""}`;
+}
+
+/**
+ * Nodes of a NodeSet, named with the set: `~ 20 nodes r02n[01-20] (NodeSet rack2): provmethod: a → b`,
+ * `+ 2 nodes r01n[21-22] (NodeSet rack1) in group rack1`.
+ */
+function describeSetLine(line: ChangeLine, count: string): string {
+  const nodes = `${count} ${line.noderange} (NodeSet ${line.nodeSet})`;
+  if (line.op === "update") return `${SIGN.update} ${nodes}: ${line.what}`;
+  if (line.op === "adopt") return `${SIGN.adopt} takes over ${nodes}: ${line.what}`;
+  if (line.op === "unprotect") return `${SIGN.unprotect} ${line.what} from ${nodes}`;
+  const verb = line.op === "replace" ? " replaced" : "";
+  return `${SIGN[line.op]} ${count}${verb} ${line.noderange} (NodeSet ${line.nodeSet})${line.what ? ` ${line.what}` : ""}`;
 }
 
 /** `deploys rhels9.5 (image changed): r[01-02]n[01-32] (64 nodes)`; an effect on no node is its text. */
@@ -105,7 +119,7 @@ export function renderMarkdown(summary: PlanSummary): string {
       out.push(`| **on ${cell(at)}** | | | |`);
     }
     out.push(
-      `| ${line.op} ${line.type} | ${cell(line.what || "-")} | \`${cell(line.noderange)}\` | ${line.names.length} |`,
+      `| ${line.op} ${line.type}${line.nodeSet === undefined ? "" : ` (NodeSet ${cell(line.nodeSet)})`} | ${cell(line.what || "-")} | \`${cell(line.noderange)}\` | ${line.names.length} |`,
     );
     for (const effect of line.effects ?? []) {
       const nodes = effect.names.length > 0 ? `\`${cell(effect.noderange)}\`` : "-";
@@ -120,7 +134,10 @@ export function renderMarkdown(summary: PlanSummary): string {
   out.push("", totals(summary), "", "<details><summary>Every object</summary>", "", "```diff");
   for (const line of summary.lines) {
     const sign = line.op === "create" ? "+" : line.op === "delete" || line.op === "replace" ? "-" : "~";
-    const where = line.managementNode === undefined ? "" : ` (on ${line.managementNode})`;
+    const where = [
+      line.nodeSet === undefined ? "" : ` (NodeSet ${line.nodeSet})`,
+      line.managementNode === undefined ? "" : ` (on ${line.managementNode})`,
+    ].join("");
     for (const name of line.names) {
       const detail = line.details?.[name];
       const what = [line.op === "adopt" ? `takes over, ${line.what}` : line.what, detail]

@@ -14,6 +14,7 @@
  * the page can say they are not drawn. Pure.
  */
 import { expandNoderange, type NoderangeContext } from "../../contract/noderange";
+import { nodeValues } from "../../provider/node-set-plan";
 import { kindOf, managementNodeRoute, nameOfUrn, type ResourceView } from "../stack-resources";
 import type { NodeResource } from "./node-state";
 
@@ -74,6 +75,34 @@ function recordedAttributes(resource: StateResource): Record<string, string> {
   return recorded;
 }
 
+/**
+ * The nodes a NodeSet holds and what it recorded for each (its groups, common attributes and the
+ * node's row, as node-set-plan.ts nodeValues gives them): from its outputs' `rows`, or its inputs'
+ * while it is being created; undefined when neither holds rows (then its `nodes` noderange counts).
+ */
+function nodeSetRecorded(resource: StateResource): Map<string, Record<string, string>> | undefined {
+  const source = isRecord(resource.outputs?.rows) ? resource.outputs : resource.inputs;
+  if (!isRecord(source?.rows)) return undefined;
+  const strings = (value: unknown): Record<string, string> =>
+    Object.fromEntries(
+      Object.entries(isRecord(value) ? value : {}).filter(
+        (entry): entry is [string, string] => typeof entry[1] === "string",
+      ),
+    );
+  const groups = Array.isArray(source.groups) ? source.groups.filter((g) => typeof g === "string") : [];
+  const held = new Map<string, Record<string, string>>();
+  for (const [node, row] of Object.entries(source.rows)) {
+    held.set(
+      node,
+      nodeValues({ groups, attributes: strings(source.attributes), rows: { [node]: strings(row) } }, node),
+    );
+  }
+  return held;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
 /** The stack's view of its nodes; `context` expands noderanges and groups against the management node. */
 export function stackNodes(exported: unknown, context: NoderangeContext): StackNodes {
   const resources = new Map<string, NodeResource[]>();
@@ -103,6 +132,16 @@ export function stackNodes(exported: unknown, context: NoderangeContext): StackN
       const values = recordedAttributes(resource);
       if (Object.keys(values).length > 0) recorded.set(node, values);
       continue;
+    }
+    if (kind === "xcat:NodeSet") {
+      const held = nodeSetRecorded(resource);
+      if (held !== undefined) {
+        for (const [node, values] of held) {
+          add(node, { kind, name });
+          if (Object.keys(values).length > 0) recorded.set(node, values);
+        }
+        continue;
+      }
     }
     if (!ACTING_ON_NODES.has(kind)) continue;
     const range = nodesInput(resource.inputs);

@@ -139,7 +139,10 @@ export function buildViewModel(inputs: ViewInputs): ViewModel {
   // A node a resource holds that the management node lacks cannot be drawn: said, not dropped.
   const present = new Set(inputs.nodes);
   const missing = [...stackNodes.resources]
-    .filter(([node, resources]) => !present.has(node) && resources.some((r) => r.kind === "xcat:Node"))
+    .filter(
+      ([node, resources]) =>
+        !present.has(node) && resources.some((r) => r.kind === "xcat:Node" || r.kind === "xcat:NodeSet"),
+    )
     .map(([node]) => node)
     .sort(compareStrings);
   if (missing.length > 0) {

@@ -2,6 +2,7 @@
 // (node,ip,mac,bmc), for test/e2e/node-set.test.ts. Config `rack2Image` rolls rack 2's image;
 // config `standalone` names a node of rack 1 taken out of the set into a Node of its own, with
 // its row's values (issue #38 item 6: the set releases it, the Node adopts it; unset, it goes back).
+// Config `duplicateIp` adds a Node cn07 with that ip (the policy pack's refusal, issue #38 item 4).
 import { readFileSync } from "node:fs";
 import * as pulumi from "@pulumi/pulumi";
 import * as xcat from "pulumi-xcat";
@@ -49,6 +50,12 @@ if (standalone !== undefined && ownRow !== undefined) {
     // Going back into the set later removes this resource: the engine forgets it and leaves the node.
     { retainOnDelete: true },
   );
+}
+
+// Config `duplicateIp`: a Node cn07 with that ip, which the policy pack refuses when a row holds it too.
+const duplicateIp = config.get("duplicateIp");
+if (duplicateIp !== undefined) {
+  new xcat.Node("cn07", { groups: ["compute", "all"], attributes: { ip: duplicateIp } });
 }
 
 export const rack1Nodes = rack1.noderange;
