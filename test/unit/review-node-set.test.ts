@@ -134,8 +134,9 @@ describe("review of a NodeSet program's change (roll, cell edit, rows added and 
 
   it("marks the set's nodes in the review picture: created, deleted, re-imaged, switched", () => {
     const marks = planMarks(summarizePlan(plan));
-    // The PowerState's danger marks its nodes too (plan-picture.ts marks any power change "switched off").
+    // The PowerState's danger (power on here) marks its nodes "power switched", not "switched off".
     expect(marks.get("r03n02")?.[0]).toBe("created");
+    expect(marks.get("r03n02")).toContain("power switched");
     expect(marks.get("r01n21")).toEqual(["created"]);
     expect(marks.get("r01n05")).toEqual(["deleted"]);
     expect(marks.get("r04n01")).toEqual(["deleted"]);

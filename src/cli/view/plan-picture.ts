@@ -2,7 +2,8 @@
  * `pulumi-xcat review --picture plan.svg`: the nodes a plan changes, marked on the racks, for a
  * pull request or a change ticket. From review's own summary (plan-summary.ts, the same counts the
  * text review prints): re-imaged (the `reimage` danger: nodes a Deployment deploys), created and
- * deleted (xcat:Node creates and deletes), switched off (the `power` danger). The nodes drawn are
+ * deleted (xcat:Node creates and deletes), power switched (the `power` danger: on, off or reset;
+ * the danger does not carry which, so the mark says only that the power is switched). The nodes drawn are
  * those the preview names (its Node steps, the noderanges of its dangers and effects): a preview
  * without `--show-sames` does not list unchanged nodes, so racks show what the plan touches and
  * what its Deployments cover. Placed by the view's rule (placement.ts) from the names. Pure.
@@ -13,7 +14,7 @@ import { placeNodes } from "./placement";
 import { escapeXml } from "./render-svg";
 
 /** The marks, in the order of the legend and of precedence for a node's colour. */
-export const PLAN_MARKS = ["deleted", "created", "re-imaged", "switched off"] as const;
+export const PLAN_MARKS = ["deleted", "created", "re-imaged", "power switched"] as const;
 export type PlanMark = (typeof PLAN_MARKS)[number];
 
 const MARK_STYLE: Readonly<Record<PlanMark | "unchanged", { fill: string; text: string; legend: string }>> = {
@@ -24,10 +25,11 @@ const MARK_STYLE: Readonly<Record<PlanMark | "unchanged", { fill: string; text: 
     text: "#000000",
     legend: "re-imaged: a Deployment deploys an image onto it",
   },
-  "switched off": {
+  "power switched": {
     fill: "#424242",
     text: "#ffffff",
-    legend: "switched off: a PowerState turns it off or resets it",
+    legend:
+      "power switched: a PowerState switches it (on, off or reset), or a deleted Deployment powers it off",
   },
   unchanged: { fill: "#ffffff", text: "#000000", legend: "unchanged: named by the plan, not changed" },
 };
@@ -47,7 +49,7 @@ export function planMarks(summary: PlanSummary): Map<string, PlanMark[]> {
   };
   for (const danger of summary.dangers) {
     if (danger.kind === "reimage") mark(rangeNames(danger.noderange), "re-imaged");
-    else if (danger.kind === "power") mark(rangeNames(danger.noderange), "switched off");
+    else if (danger.kind === "power") mark(rangeNames(danger.noderange), "power switched");
   }
   for (const line of summary.lines) {
     if (line.type !== "xcat:Node") {
