@@ -8,6 +8,7 @@
  * carries both (measured on the lab: r01n03's ip edited by hand reads `10.0.1.3` in both states
  * of the JSON, `10.0.1.3` → `10.0.9.3` in the event).
  */
+import { eventLogEvents } from "../event-log";
 import type { PreviewState, PreviewStep } from "../review/plan-summary";
 
 /** What the engine's refresh preview says: the stack config it ran with, and one step per resource. */
@@ -36,14 +37,7 @@ export function parseRefreshEvents(text: string): RefreshPreview {
   const steps: PreviewStep[] = [];
   const errors: string[] = [];
   let succeeded = false;
-  for (const line of text.split("\n")) {
-    if (line.trim() === "") continue;
-    let event: Record<string, unknown>;
-    try {
-      event = JSON.parse(line) as Record<string, unknown>;
-    } catch {
-      continue;
-    }
+  for (const event of eventLogEvents(text)) {
     const prelude = event.preludeEvent as { config?: Record<string, unknown> } | undefined;
     if (prelude?.config) config = prelude.config;
     const outputs = event.resOutputsEvent as { metadata?: StepMetadata } | undefined;

@@ -14,6 +14,7 @@
  * ended; written last). Nothing the provider prints (its progress lines) is parsed: they are
  * words for people, and they change. Pure.
  */
+import { eventLogEvents } from "../event-log";
 import { kindOf, nameOfUrn } from "../stack-resources";
 
 /** One Deployment step of the update. */
@@ -101,14 +102,7 @@ export function parseUpEvents(text: string): UpProgress {
   let preview = false;
   let lastEventAt = 0;
   let events = 0;
-  for (const line of text.split("\n")) {
-    if (line.trim() === "") continue;
-    let event: Record<string, unknown>;
-    try {
-      event = JSON.parse(line) as Record<string, unknown>;
-    } catch {
-      continue;
-    }
+  for (const event of eventLogEvents(text)) {
     events++;
     if (typeof event.timestamp === "number") lastEventAt = Math.max(lastEventAt, event.timestamp);
     if (event.cancelEvent !== undefined) cancelled = true;
