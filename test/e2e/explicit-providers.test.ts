@@ -20,6 +20,7 @@ import { XcatClient } from "../../src/client";
 import { ConfluentClient } from "../../src/client/confluent";
 import { type RunningConfluentEmulator, startConfluentEmulator } from "../../src/confluent-emulator";
 import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import { waitForState } from "../support/wait-for-state";
 import { diagnosticsOf } from "./support/engine-output";
 import { PulumiWorkspace } from "./support/pulumi-workspace";
 
@@ -88,15 +89,6 @@ function confluentWrites(confluent: RunningConfluentEmulator): number {
   return confluent.state
     .requests()
     .filter((request) => request.method !== "GET" && !request.path.startsWith("/sessions")).length;
-}
-
-/** Polls until `condition` holds; the limit bounds a hang, not speed (issue #40). */
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 180_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolvePromise) => setTimeout(resolvePromise, 50));
-  }
 }
 
 /** The resource entries of a generated YAML program (what follows its `resources:` line). */
@@ -549,13 +541,24 @@ describe("every kind through explicit providers: two xCAT management nodes and C
     expect(nodesets(mnA)).toBe(nodesetsA);
   });
 
-  it("SIGINT during a roll on mnB and one on Confluent, in batches of 2, starts no later batch on either, and says the rolls were cancelled", async () => {
+  it("SIGINT during a roll on mnB and one on Confluent, in batches of 2, starts no later batch on either, and says the rolls were cancelled", async ({
+    signal,
+  }) => {
     writeProgram(resourcesOf(importedCode), ADOPTED, HAND_ROLL);
     const before = nodesets(mnB);
     const beforeC = bootsOnConfluent(cf);
     const up = ws.start(["up", "--yes", "--skip-preview"], { allowFailure: true });
-    await waitFor(() => nodesets(mnB) - before >= 1, "the first batch's nodeset on mnB");
-    await waitFor(() => bootsOnConfluent(cf) - beforeC >= 1, "the first batch's boot on Confluent");
+    // The states themselves, with no deadline of their own (issue #40): the test's timeout, or
+    // the up ending without them, ends the wait.
+    const until = { ended: up.result, what: "pulumi up" };
+    await waitForState(() => nodesets(mnB) - before >= 1, "the first batch's nodeset on mnB", {
+      signal,
+      until,
+    });
+    await waitForState(() => bootsOnConfluent(cf) - beforeC >= 1, "the first batch's boot on Confluent", {
+      signal,
+      until,
+    });
     up.signal("SIGINT");
     const result = await up.result;
     const output = `${result.stdout}${result.stderr}`;

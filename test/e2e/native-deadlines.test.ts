@@ -11,6 +11,7 @@
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { EMULATOR_DEFAULT_PASSWORD, type RunningEmulator, startEmulator } from "../../src/emulator";
+import { waitForState } from "../support/wait-for-state";
 import { defineBootableNodes } from "./support/bootable-nodes";
 import { PulumiWorkspace } from "./support/pulumi-workspace";
 
@@ -46,16 +47,6 @@ async function rollWorkspace(emulator: RunningEmulator, nodes: string): Promise<
   return ws;
 }
 
-// Generous waits and test timeouts: a busy machine (load 20, issue #40) took 147 s for the first
-// case and more than 90 s for the second; they bound a hang, not speed.
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 180_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolvePromise) => setTimeout(resolvePromise, 50));
-  }
-}
-
 afterAll(async () => {
   for (const ws of workspaces) await ws.dispose();
   for (const emulator of emulators) await emulator.close();
@@ -80,12 +71,16 @@ describe.concurrent("native provider: customTimeouts and cancel", () => {
     expect(seconds).toBeGreaterThan(55);
   });
 
-  it("SIGINT during a roll of 12 nodes in batches of 4 starts no later batch", async () => {
+  it("SIGINT during a roll of 12 nodes in batches of 4 starts no later batch", async ({ signal }) => {
     const emulator = await emulatorWith("r02n[01-12]");
     const ws = await rollWorkspace(emulator, "r02n[01-12]");
     const before = nodesets(emulator);
     const up = ws.start(["up", "--yes", "--skip-preview"], { allowFailure: true });
-    await waitFor(() => nodesets(emulator) - before === 1, "the first batch's nodeset");
+    // The state itself, no deadline of its own (issue #40): a busy machine (load 20) took over 90 s.
+    await waitForState(() => nodesets(emulator) - before === 1, "the first batch's nodeset", {
+      signal,
+      until: { ended: up.result, what: "pulumi up" },
+    });
     // Give the engine's progress a moment, then Ctrl-C as a terminal sends it.
     await new Promise((resolvePromise) => setTimeout(resolvePromise, 500));
     up.signal("SIGINT");
