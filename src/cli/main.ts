@@ -6,6 +6,7 @@
  *
  * This layer sits above the client and the provider: it may use both; neither imports it.
  */
+import { unsupportedNodeSentence } from "../supported-node";
 import { type CliCommand, commands } from "./commands";
 
 function usage(): string {
@@ -32,6 +33,11 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (command === undefined) {
     process.stderr.write(`pulumi-xcat: unknown command '${name}'.\n\n${usage()}`);
     return 2;
+  }
+  const tooOld = unsupportedNodeSentence("pulumi-xcat");
+  if (tooOld !== undefined) {
+    process.stderr.write(`${tooOld}\n`);
+    return 1;
   }
   const module = await command.load();
   return module.run(rest);

@@ -8,10 +8,17 @@
  */
 import * as grpc from "@grpc/grpc-js";
 import { ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
+import { unsupportedNodeSentence } from "../supported-node";
 import { engineAddressOf, sayLinesThroughEngine } from "./engine-log";
 import { resourceProviderHandlers } from "./server";
 
 async function main(): Promise<void> {
+  // Before the engine gets a port: a plugin that cannot load its client must not start at all.
+  const tooOld = unsupportedNodeSentence("pulumi-resource-xcat");
+  if (tooOld !== undefined) {
+    process.stderr.write(`${tooOld}\n`);
+    process.exit(1);
+  }
   // Started by hand (no engine), the lines stay on stderr.
   const engine = engineAddressOf(process.argv.slice(2));
   if (engine !== undefined) sayLinesThroughEngine(engine);

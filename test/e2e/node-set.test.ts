@@ -139,6 +139,17 @@ describe.each(LANGUAGES)("two racks as two NodeSets from CSV ($language)", ({ pr
   it("shows a hand edit of one node's ip in preview --refresh --diff as that node and attribute; up restores it", async () => {
     expect(await readFile(inventory(), "utf8")).toContain("r01n03,10.0.1.3,");
     await admin.nodes.update("r01n03", { ip: "10.9.9.9" });
+    // `pulumi-xcat drift` (a refresh in preview mode, no write) names that node and attribute.
+    const beforeDrift = writes();
+    const drift = await workspace.exec(
+      "bash",
+      ["-c", 'PATH="$(npm prefix)/node_modules/.bin:$PATH" exec pulumi-xcat drift', "drift"],
+      { allowFailure: true },
+    );
+    expect(drift.exitCode, drift.stdout + drift.stderr).toBe(3);
+    expect(drift.stdout).toContain("~ ip (NodeSet rack1) changed by hand on r01n03 (1 node)\n");
+    expect(drift.stdout).not.toMatch(/r01n04|rack2/);
+    expect(sinceThen(beforeDrift)).toEqual({ post: 0, put: 0, delete: 0 });
     const preview = await workspace.run(["preview", "--refresh", "--diff"]);
     const shown = preview.stdout; // the workspace runs pulumi with --color never
     // The diff names rows, the node and its ip, from what xCAT holds to what the inventory says.
