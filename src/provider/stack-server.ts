@@ -33,6 +33,19 @@ export function stackServerRecord(stack: ServerSettings | undefined): RecordedSe
   return identity.known ? { backend: identity.backend, url: identity.url ?? null } : undefined;
 }
 
+/**
+ * The record of the server a resource's own `connection` names (its missing settings from the
+ * stack's): only for review, drift and pins to find it by, since the connection itself is a
+ * secret in the state. Nothing is refused by it: a changed `connection` is a move (diff).
+ */
+export function connectionServerRecord(
+  connection: ServerSettings,
+  stack: ServerSettings | undefined,
+): RecordedServer | undefined {
+  const identity = serverOfConnection(connection, stack ?? {});
+  return identity.known ? { backend: identity.backend, url: identity.url ?? null } : undefined;
+}
+
 /** The record in a resource's state, undefined for state written before the record existed. */
 export function recordedServerOf(outputs: unknown): RecordedServer | undefined {
   const value = (outputs as Record<string, unknown> | undefined)?.[SERVER_OUTPUT];
