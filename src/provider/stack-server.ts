@@ -13,6 +13,11 @@
  * resource to another server"): the resources' `connection` inputs move them, and the native provider's DiffConfig does
  * for YAML, Python and Go (src/native/diff-config.ts).
  *
+ * A resource with its own `connection` records the server that connection names the same way
+ * (connectionServerRecord): nothing is refused by it, but it is the only plain record of where
+ * such a resource is, the classes passing the whole connection as a secret (review, drift and pins
+ * read it, src/cli/stack-resources.ts).
+ *
  * Only backend and normalized URL are recorded (server-identity.ts): never credentials, CA or
  * `insecure`; a URL carrying credentials is refused before (xcat-client.ts normalizeBaseUrl).
  */
