@@ -48,6 +48,9 @@ export interface ResourceState {
   readonly outputs?: Record<string, unknown>;
 }
 
+/** How a `connection` held as a secret is named when its state records no server (make-provider.ts). */
+export const SECRET_CONNECTION = "a connection held as a secret";
+
 /** The provider type of the native provider's management nodes. */
 export const XCAT_PROVIDER_TYPE = "pulumi:providers:xcat";
 
@@ -108,6 +111,19 @@ function providerReference(view: ResourceView): string | undefined {
   return typeof reference === "string" && reference !== "" ? reference : undefined;
 }
 
+/**
+ * The server a resource's state records it was written on (`managementServer`: backend and URL,
+ * src/provider/stack-server.ts), from the newest state that has one.
+ */
+function recordedServer(view: ResourceView): { url: string; backend: string } | undefined {
+  for (const outputs of [view.outputs, view.newState?.outputs, view.oldState?.outputs]) {
+    const record = outputs?.managementServer as { url?: unknown; backend?: unknown } | undefined;
+    if (typeof record?.url === "string" && typeof record.backend === "string")
+      return { url: record.url, backend: record.backend };
+  }
+  return undefined;
+}
+
 /** The URN of a provider reference (`<urn>::<id>`; the id is the last part). */
 export function providerUrnOf(reference: string): string {
   const parts = reference.split("::");
@@ -139,10 +155,16 @@ export function managementNodeRoute(view: ResourceView): ManagementNodeRoute {
   if (connection !== undefined && connection !== null) {
     const url = (connection as { url?: unknown }).url;
     const backend = (connection as { backend?: unknown }).backend;
+    if (typeof url !== "string") {
+      // The classes pass a connection as a secret (`[secret]` or a ciphertext here): the server
+      // the provider recorded it names, backend and URL, says where it is (make-provider.ts).
+      const recorded = recordedServer(view);
+      if (recorded !== undefined) return { via: "connection", ...recorded };
+    }
     return {
       via: "connection",
-      // A connection held as a secret shows as `[secret]` or a ciphertext: named as such.
-      url: typeof url === "string" ? url : "a connection held as a secret",
+      // A secret connection not written since the record existed (or a create): named as such.
+      url: typeof url === "string" ? url : SECRET_CONNECTION,
       ...(typeof backend === "string" ? { backend } : {}),
     };
   }

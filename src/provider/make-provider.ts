@@ -16,7 +16,12 @@ import { isReplacement, noteCheckedAsExisting } from "./replacements";
 import { movedBy, serverOfConnection } from "./server-identity";
 import { settingName } from "./setting-advice";
 import { type CommonInputs, PartialFailureError, type ResourceSpec } from "./spec";
-import { SERVER_OUTPUT, stackServerMismatch, stackServerRecord } from "./stack-server";
+import {
+  connectionServerRecord,
+  SERVER_OUTPUT,
+  stackServerMismatch,
+  stackServerRecord,
+} from "./stack-server";
 import { type InputFailure, isPlainObject, isUnknown } from "./validation";
 
 /** Inputs whose whole value is secret: a password's, a connection's (password or token). */
@@ -76,13 +81,19 @@ function nameOf(values: unknown, id: string): string {
 }
 
 /**
- * Outputs with the record of the stack's server when the resource has no `connection` of its
- * own (stack-server.ts): what diff, read and delete compare the stack's settings with later.
+ * Outputs with the record of the server the resource was written on (stack-server.ts): without a
+ * `connection` of its own, the stack's, which diff, read and delete compare the stack's settings
+ * with later; with one, the connection's. The classes pass a whole `connection` as a secret (its
+ * password is in it), so the record, backend and URL only, is how review, drift and pins tell
+ * which management node a resource with a `connection` is on (src/cli/stack-resources.ts).
  */
 function withServerRecord(outputs: unknown, inputs: unknown): Record<string, unknown> {
   const result = { ...(outputs as Record<string, unknown>) };
-  if (connectionOf(inputs) !== undefined) return result;
-  const record = stackServerRecord(processSettings().connection);
+  const connection = connectionOf(inputs);
+  const record =
+    connection === undefined
+      ? stackServerRecord(processSettings().connection)
+      : connectionServerRecord(connection, processSettings().connection);
   if (record !== undefined) result[SERVER_OUTPUT] = record;
   return result;
 }

@@ -13,6 +13,11 @@
  * resource to another server"): the resources' `connection` inputs move them, and the native provider's DiffConfig does
  * for YAML, Python and Go (src/native/diff-config.ts).
  *
+ * A resource with its own `connection` records the server that connection names the same way
+ * (connectionServerRecord): nothing is refused by it, but it is the only plain record of where
+ * such a resource is, the classes passing the whole connection as a secret (review, drift and pins
+ * read it, src/cli/stack-resources.ts).
+ *
  * Only backend and normalized URL are recorded (server-identity.ts): never credentials, CA or
  * `insecure`; a URL carrying credentials is refused before (xcat-client.ts normalizeBaseUrl).
  */
@@ -30,6 +35,19 @@ export interface RecordedServer {
 /** The record of the server the stack's settings name, for a resource without a `connection`. */
 export function stackServerRecord(stack: ServerSettings | undefined): RecordedServer | undefined {
   const identity = serverOfConnection(undefined, stack ?? {});
+  return identity.known ? { backend: identity.backend, url: identity.url ?? null } : undefined;
+}
+
+/**
+ * The record of the server a resource's own `connection` names (its missing settings from the
+ * stack's): only for review, drift and pins to find it by, since the connection itself is a
+ * secret in the state. Nothing is refused by it: a changed `connection` is a move (diff).
+ */
+export function connectionServerRecord(
+  connection: ServerSettings,
+  stack: ServerSettings | undefined,
+): RecordedServer | undefined {
+  const identity = serverOfConnection(connection, stack ?? {});
   return identity.known ? { backend: identity.backend, url: identity.url ?? null } : undefined;
 }
 

@@ -12,6 +12,14 @@
  *
  * Each step asserts what each server holds afterwards, so a kind that went to the wrong server
  * (a provider whose connection was ignored) fails here.
+ *
+ * A rack on each xCAT management node is a NodeSet read from its CSV (rackA on mnA, rackB on mnB;
+ * issue #36 item 1 and #38 items 2 and 6, support-matrix.md T155-T158), riding the same engine
+ * runs: created by the first up; a cell changed by hand on mnB found by `preview --refresh --diff`
+ * and by `pulumi-xcat drift` on mnB, put back by the hand-edit step's up; rackB's image roll part
+ * of the reviewed change (review names its nodes by noderange on mnB; the apply is 1 PUT of it);
+ * rb03 moved from rackB's rows to a Node of its own and back (release, adopt, retainOnDelete)
+ * with no write on either management node.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -31,6 +39,10 @@ const PASSWORD_B = "xp-b-Pw-7342";
 const PASSWORD_C = "xp-c-Pw-8854";
 const IMAGE_A = "rhels9.4-x86_64-install-a";
 const IMAGE_B = "rhels9.4-x86_64-install-b";
+/** rackB's image after the reviewed roll. */
+const IMAGE_B2 = "rhels9.4-x86_64-install-b2";
+/** No XCAT_* of the test's own environment for pulumi-xcat: the providers say where to go. */
+const NO_XCAT_ENV = { XCAT_URL: "", XCAT_USERNAME: "", XCAT_PASSWORD: "", XCAT_TOKEN: "" };
 
 /** What the test makes by hand on mnB, outside the program (before the first up). */
 const HAND_MADE = ["bhand01", "hand-b", "handnet-b", "bh01", "br01", "br02", "br03", "br04"];
@@ -184,6 +196,39 @@ const HAND_ROLL = `
       provider: \${cf}
 `;
 
+/** Node writes an emulator received, by route (a noderange in the path: xcat-behavior.md §1.3, §9.6). */
+function nodeWrites(emulator: RunningEmulator) {
+  const byRoute = emulator.stats().byRoute;
+  return {
+    post: byRoute["POST /nodes/{noderange}"] ?? 0,
+    put: byRoute["PUT /nodes/{noderange}"] ?? 0,
+    delete: byRoute["DELETE /nodes/{noderange}"] ?? 0,
+  };
+}
+
+/**
+ * rb03 taken out of rackB's rows into a Node of its own on mnB (issue #38 item 6, YAML): the set
+ * releases the row (`release`), the Node takes the node as it is (`adopt`, its values those the set
+ * gave it), and `retainOnDelete` lets the engine forget the Node later without deleting the node.
+ */
+const RB03_NODE = `
+  rb03:
+    type: xcat:index:Node
+    properties:
+      name: rb03
+      groups: [compute-b, all]
+      adopt: true
+      attributes:
+        provmethod: ${IMAGE_B2}
+        room: rack-b
+        ip: 10.2.1.3
+        mac: 52:54:00:02:10:03
+        bmc: 127.0.10.83
+    options:
+      provider: \${mnB}
+      retainOnDelete: true
+`;
+
 /** Write requests an emulator received (the token requests aside). */
 function writes(emulator: RunningEmulator): number {
   return Object.entries(emulator.stats().byRoute)
@@ -204,6 +249,12 @@ describe("every kind through explicit providers: two xCAT management nodes and C
   let upOutput = "";
   /** The YAML `pulumi import` wrote for the network it imported. */
   let importedCode = "";
+  /** rackB's inventory as the program was given it. */
+  let rackBCsv = "";
+  /** What review.sh's review printed of the reviewed change, and the node writes of its apply. */
+  let reviewed:
+    | { output: string; a: ReturnType<typeof nodeWrites>; b: ReturnType<typeof nodeWrites> }
+    | undefined;
 
   /** The program as written, with `extra` resources appended (the file ends in `resources:`). */
   const writeProgram = (...extra: string[]) => writeFileSync(project, [baseProgram, ...extra].join(""));
@@ -262,6 +313,7 @@ describe("every kind through explicit providers: two xCAT management nodes and C
     });
     project = join(ws.programDir, "Pulumi.yaml");
     baseProgram = readFileSync(project, "utf8");
+    rackBCsv = readFileSync(join(ws.programDir, "inventory", "rack-b.csv"), "utf8");
     await ws.setConfigs(
       { urlA: mnA.url, urlB: mnB.url, urlC: cf.url },
       { passwordA: PASSWORD_A, passwordB: PASSWORD_B, passwordC: PASSWORD_C },
@@ -280,8 +332,8 @@ describe("every kind through explicit providers: two xCAT management nodes and C
   it("up creates every kind on each management node through its own provider, and on Confluent the kinds it serves", async () => {
     const { stdout, stderr } = await ws.run(["up", "--yes", "--skip-preview"]);
     upOutput = stdout + stderr;
-    // The stack, three providers, 13 resources on each xCAT, 4 on Confluent.
-    expect(await ws.lastChanges(), upOutput).toEqual({ create: 34 });
+    // The stack, three providers, 14 resources on each xCAT, 4 on Confluent.
+    expect(await ws.lastChanges(), upOutput).toEqual({ create: 36 });
     for (const [emulator, own, other] of [
       [mnA, "a", "b"],
       [mnB, "b", "a"],
@@ -290,7 +342,15 @@ describe("every kind through explicit providers: two xCAT management nodes and C
         osimages: [`rhels9.4-x86_64-install-${own}`],
         networks: [`mgmt-${own}`],
         groups: [`compute-${own}`],
-        nodes: [`${own}01`, `${own}02`, `${own}kvm01`, `${own}vm01`].sort(),
+        nodes: [
+          `${own}01`,
+          `${own}02`,
+          `${own}kvm01`,
+          `${own}vm01`,
+          `r${own}01`,
+          `r${own}02`,
+          `r${own}03`,
+        ].sort(),
         policies: [own === "a" ? "7.1" : "7.2"],
         routes: [`storage-${own}`],
         tokenexpiredays: own === "a" ? "1" : "2",
@@ -352,6 +412,71 @@ describe("every kind through explicit providers: two xCAT management nodes and C
     expect(named(mnB, "_emu_dns")).toEqual([]);
     expect(named(mnA, "_emu_etchosts").some((node) => node.startsWith("b"))).toBe(false);
   });
+  it("a NodeSet through each xCAT provider: each rack from its CSV on its own management node, none of it on the other", async () => {
+    // Each set's nodes on its own server only (no other resource of the program has these names).
+    for (const [emulator, own, other] of [
+      [mnA, "a", "b"],
+      [mnB, "b", "a"],
+    ] as const) {
+      expect(emulator.state.listObjects("node").filter((node) => node.startsWith("r"))).toEqual([
+        `r${own}01`,
+        `r${own}02`,
+        `r${own}03`,
+      ]);
+      expect(emulator.state.getObject("node", `r${own}02`)).toMatchObject({
+        groups: `compute-${own},all`,
+        ip: `10.${own === "a" ? 1 : 2}.1.2`,
+        mac: `52:54:00:0${own === "a" ? 1 : 2}:10:02`,
+        bmc: `127.0.10.${own === "a" ? 72 : 82}`,
+        provmethod: `rhels9.4-x86_64-install-${own}`,
+        room: `rack-${own}`,
+      });
+      expect(emulator.state.getObject("node", `r${other}01`)).toBeUndefined();
+    }
+    // The set's nodes were read back where they were made: each set's nodeAttributes per node.
+    const { resources } = await ws.exportState();
+    const rackB = resources.find((resource) => resource.urn.endsWith("::rackB"));
+    expect(JSON.stringify(rackB)).toContain("pulumi:providers:xcat::mnB");
+    const held = (rackB as unknown as { outputs: { nodeAttributes: Record<string, Record<string, string>> } })
+      .outputs.nodeAttributes;
+    expect(Object.keys(held)).toEqual(["rb01", "rb02", "rb03"]);
+    expect(held.rb03).toMatchObject({ ip: "10.2.1.3", mgt: "ipmi" });
+    expect(await ws.outputs()).toMatchObject({ rackANodes: "ra[01-03]", rackBNodes: "rb[01-03]" });
+    // mnB's provider runs /etc/hosts alone, for the set's nodes too.
+    expect(named(mnB, "_emu_etchosts")).toEqual(expect.arrayContaining(["rb01", "rb02", "rb03"]));
+    expect(named(mnA, "_emu_dns")).toEqual(expect.arrayContaining(["ra01", "ra02", "ra03"]));
+  });
+
+  it("a cell of rackB changed by hand on mnB shows in preview --refresh --diff as that node and attribute, and drift names it on mnB, counting each set's nodes on its own management node", async () => {
+    await adminB.nodes.update("rb02", { ip: "10.9.9.2" });
+    const before = [writes(mnA), writes(mnB), confluentWrites(cf)];
+    const preview = await ws.run(["preview", "--refresh", "--diff"]);
+    // pulumi runs with --color never: rows, the node, its ip, from what mnB holds to the CSV's value.
+    expect(preview.stdout).toMatch(
+      /~ rows\s*:[\s\S]*~ rb02\s*:[\s\S]*~ ip\s*: "10\.9\.9\.2" => "10\.2\.1\.2"/,
+    );
+    expect(preview.stdout).not.toMatch(/~ r[ab]0[13]\s*:|~ ra02\s*:/);
+
+    const drift = await ws.exec("pulumi-xcat", ["drift"], { allowFailure: true, env: NO_XCAT_ENV });
+    const lines = drift.stdout.trimEnd().split("\n");
+    expect(drift.exitCode, drift.stdout + drift.stderr).toBe(3);
+    const edited = lines.findIndex((line) =>
+      /^~ ip \(NodeSet rackB\) changed by hand on rb02 \(1 node\)/.test(line),
+    );
+    expect(edited, drift.stdout).toBeGreaterThanOrEqual(0);
+    expect(lines[edited], drift.stdout).toContain(`provider mnB (${mnB.url}`);
+    expect(lines[edited + 1], drift.stdout).toBe("    rb02: 10.2.1.2 → 10.9.9.2");
+    // Coverage per management node: rackA's 3 nodes on mnA, rackB's on mnB (beside a01, a02, the
+    // kvm host and its guest; on mnB the 6 nodes made by hand are not under code).
+    expect(lines, drift.stdout).toContain(`7 of 7 nodes under code on provider mnA (${mnA.url})`);
+    expect(lines, drift.stdout).toContain(`7 of 13 nodes under code on provider mnB (${mnB.url})`);
+    // Both only read.
+    expect([writes(mnA), writes(mnB), confluentWrites(cf)]).toEqual(before);
+    for (const password of [PASSWORD_A, PASSWORD_B, PASSWORD_C])
+      expect(preview.stdout + preview.stderr + drift.stdout + drift.stderr).not.toContain(password);
+    // The next step's up --refresh puts the cell back.
+  });
+
   it("hand edits on both management nodes are found by refresh, and up puts each back on its own server", async () => {
     await adminA.networks.update("mgmt-a", { gateway: "10.1.0.99" });
     await adminA.policy.update("7.1", { commands: "lsdef" });
@@ -367,8 +492,18 @@ describe("every kind through explicit providers: two xCAT management nodes and C
     const output = stdout + stderr;
     // Without the refresh the state would match the program and up would change nothing: each
     // update is a hand edit the refresh found, and up put back.
-    expect(await ws.lastChanges(), output).toMatchObject({ update: 8 });
-    for (const resource of ["netA", "policyA", "routeA", "imageA", "expiryB", "computeB", "b02", "vmB"])
+    expect(await ws.lastChanges(), output).toMatchObject({ update: 9 });
+    for (const resource of [
+      "netA",
+      "policyA",
+      "routeA",
+      "imageA",
+      "expiryB",
+      "computeB",
+      "b02",
+      "vmB",
+      "rackB",
+    ])
       expect(output).toMatch(new RegExp(`~ +xcat:index:\\w+ +${resource} +updated`));
     expect(emulatorAttr(mnA, "network", "mgmt-a", "gateway")).toBe("10.1.0.254");
     expect(mnA.state.getRows("policy").find((row) => row.priority === "7.1")?.commands).toBe("lsdef,nodels");
@@ -380,17 +515,20 @@ describe("every kind through explicit providers: two xCAT management nodes and C
     expect(emulatorAttr(mnB, "group", "compute-b", "usercomment")).toBe("rack b");
     expect(emulatorAttr(mnB, "node", "b02", "room")).toBe("hall-b");
     expect(emulatorAttr(mnB, "node", "bvm01", "vmmemory")).toBe("2048");
+    // rackB's cell edited by hand in the step before, put back on mnB.
+    expect(emulatorAttr(mnB, "node", "rb02", "ip")).toBe("10.2.1.2");
     // Confluent was read, not written.
     expect(confluentWrites(cf)).toBe(beforeC);
   });
 
   it("review.sh pins each node on its own provider's server: a node edited by hand on mnB after the review refuses the apply, naming node and provider; then the reviewed plan applies on all three", async () => {
-    // The pull request: a room on mnA and on mnB, an address on Confluent.
-    const reviewed = baseProgram
+    // The pull request: a room on mnA and on mnB, an address on Confluent, rackB's image roll.
+    const reviewedProgram = baseProgram
       .replace("bmc: 127.0.10.1\n        room: hall-a", "bmc: 127.0.10.1\n        room: hall-a2")
       .replace("bmc: 127.0.10.12\n        room: hall-b", "bmc: 127.0.10.12\n        room: hall-b2")
-      .replace("ip: 10.3.0.1\n", "ip: 10.3.0.2\n");
-    writeFileSync(project, reviewed);
+      .replace("ip: 10.3.0.1\n", "ip: 10.3.0.2\n")
+      .replace(`provmethod: ${IMAGE_B}, room: rack-b`, `provmethod: ${IMAGE_B2}, room: rack-b`);
+    writeFileSync(project, reviewedProgram);
     // Confluent deploys by profile: rollC's image is none of the stack's Osimages, so the policy
     // pack's deployment-image-declared is told it is made outside the stack, as a site would.
     const policyConfig = join(ws.programDir, "policy-config.json");
@@ -419,6 +557,14 @@ describe("every kind through explicit providers: two xCAT management nodes and C
     expect(pinned).toMatch(
       /^ {2}c01 on provider cf \(http:\/\/127\.0\.0\.1:\d+\S*, Confluent\) ip 10\.3\.0\.1$/m,
     );
+    // rackB's roll pins each of its nodes on mnB, where the set writes.
+    for (const node of ["rb01", "rb02", "rb03"])
+      expect(pinned).toMatch(
+        new RegExp(
+          `^ {2}${node} on provider mnB \\(http://127\\.0\\.0\\.1:\\d+\\S*, xCAT\\) provmethod ${IMAGE_B}$`,
+          "m",
+        ),
+      );
 
     // After the approval, b02's room is changed by hand on mnB.
     await adminB.nodes.update("b02", { room: "moved-after-review" });
@@ -434,10 +580,26 @@ describe("every kind through explicit providers: two xCAT management nodes and C
 
     // The room back as reviewed: the plan applies, each change on its own server.
     await adminB.nodes.update("b02", { room: "hall-b" });
+    const beforeApply = { a: nodeWrites(mnA), b: nodeWrites(mnB) };
     const applied = await script("up");
     expect(applied.exitCode, applied.stdout + applied.stderr).toBe(0);
-    expect(applied.stdout).toContain("The values the review pinned still hold (3).");
-    expect(await ws.lastChanges()).toMatchObject({ update: 3 });
+    // a01's and b02's rooms, c01's ip, and rackB's roll: each of its 3 nodes' provmethod.
+    expect(applied.stdout).toContain("The values the review pinned still hold (6).");
+    expect(await ws.lastChanges()).toMatchObject({ update: 4 });
+    const afterApply = { a: nodeWrites(mnA), b: nodeWrites(mnB) };
+    reviewed = {
+      output: review.stdout,
+      a: {
+        post: afterApply.a.post - beforeApply.a.post,
+        put: afterApply.a.put - beforeApply.a.put,
+        delete: afterApply.a.delete - beforeApply.a.delete,
+      },
+      b: {
+        post: afterApply.b.post - beforeApply.b.post,
+        put: afterApply.b.put - beforeApply.b.put,
+        delete: afterApply.b.delete - beforeApply.b.delete,
+      },
+    };
     expect(emulatorAttr(mnA, "node", "a01", "room")).toBe("hall-a2");
     expect(emulatorAttr(mnB, "node", "b02", "room")).toBe("hall-b2");
     expect(emulatorAttr(mnA, "node", "b02", "room")).toBeUndefined();
@@ -445,7 +607,25 @@ describe("every kind through explicit providers: two xCAT management nodes and C
     for (const text of [review.stdout, review.stderr, refused.stderr, applied.stdout, applied.stderr])
       for (const password of [PASSWORD_A, PASSWORD_B, PASSWORD_C]) expect(text).not.toContain(password);
     // The later steps start from the program as applied.
-    baseProgram = reviewed;
+    baseProgram = reviewedProgram;
+  });
+
+  it("the reviewed change's rackB roll: review names rb[01-03] on mnB's provider, and the apply is 1 PUT of the set on mnB", () => {
+    const lines = (reviewed?.output ?? "").trimEnd().split("\n");
+    const roll = lines.indexOf(`~ 3 nodes rb[01-03] (NodeSet rackB): provmethod: ${IMAGE_B} → ${IMAGE_B2}`);
+    expect(roll, reviewed?.output).toBeGreaterThan(0);
+    // Under mnB's heading, the last one above the line.
+    expect(
+      lines.slice(0, roll).findLast((line) => /^On /.test(line)),
+      reviewed?.output,
+    ).toMatch(/^On provider mnB\b/);
+    expect(reviewed?.output).not.toMatch(/NodeSet rackA|\d NodeSets?\b/);
+    // mnB: b02's room and the roll of rackB's 3 nodes, one PUT each; mnA: a01's room alone.
+    expect(reviewed?.b).toEqual({ post: 0, put: 2, delete: 0 });
+    expect(reviewed?.a).toEqual({ post: 0, put: 1, delete: 0 });
+    for (const node of ["rb01", "rb02", "rb03"])
+      expect(emulatorAttr(mnB, "node", node, "provmethod")).toBe(IMAGE_B2);
+    expect(emulatorAttr(mnA, "node", "ra01", "provmethod")).toBe(IMAGE_A);
   });
 
   it("a bad value on a resource of mnB's provider is refused at preview, naming resource and field, and nothing is written", async () => {
@@ -509,7 +689,7 @@ describe("every kind through explicit providers: two xCAT management nodes and C
     const beforeDeletes = mnB.stats().byRoute["DELETE /nodes/{noderange}"] ?? 0;
     const { stdout, stderr } = await ws.run(["up", "--yes", "--skip-preview"]);
     const output = stdout + stderr;
-    expect(await ws.lastChanges(), output).toEqual({ create: 2, same: 36 });
+    expect(await ws.lastChanges(), output).toEqual({ create: 2, same: 38 });
     expect(output).toMatch(/takes over the existing node 'bhand01'/);
     // Taken over, not made again: the value set by hand and not in the program is still there.
     expect(mnB.state.getObject("node", "bhand01")).toMatchObject({
@@ -521,6 +701,42 @@ describe("every kind through explicit providers: two xCAT management nodes and C
     );
     expect(mnB.stats().byRoute["DELETE /nodes/{noderange}"] ?? 0).toBe(beforeDeletes);
     expect(writes(mnA)).toBe(beforeA);
+  });
+
+  it("moves rb03 from rackB's rows to a Node on mnB and back, in YAML, with no write to either management node, its values unchanged", async () => {
+    const inventory = join(ws.programDir, "inventory", "rack-b.csv");
+    const held = mnB.state.getObject("node", "rb03");
+    const before = [writes(mnA), writes(mnB), confluentWrites(cf)];
+
+    // Out: the row leaves the CSV, the set releases it, the Node adopts the node as it is.
+    writeFileSync(inventory, rackBCsv.replace(/^rb03,.*\n/m, ""));
+    const released = baseProgram.replace(
+      "        fn::readFile: ./inventory/rack-b.csv\n",
+      "        fn::readFile: ./inventory/rack-b.csv\n      release: rb03\n",
+    );
+    expect(released).not.toBe(baseProgram);
+    writeFileSync(project, [released, resourcesOf(importedCode), ADOPTED, RB03_NODE].join(""));
+    const out = await ws.run(["up", "--yes", "--skip-preview"]);
+    expect(await ws.lastChanges(), out.stdout + out.stderr).toMatchObject({ create: 1, update: 1 });
+    expect(await ws.lastChanges()).not.toHaveProperty("delete");
+    expect(out.stdout + out.stderr).toContain("released the node 'rb03'");
+    expect([writes(mnA), writes(mnB), confluentWrites(cf)]).toEqual(before);
+    expect(mnB.state.getObject("node", "rb03")).toEqual(held);
+    expect(await ws.outputs()).toMatchObject({ rackBNodes: "rb[01-02]" });
+
+    // Back: the row returns to the CSV; the engine forgets the Node (retainOnDelete), the set
+    // finds the node holding its values and takes it without a write.
+    writeFileSync(inventory, rackBCsv);
+    writeProgram(resourcesOf(importedCode), ADOPTED);
+    const preview = await ws.run(["preview", "--diff"]);
+    // pkg/backend/display/object_diff.go:66-84: a retained delete is shown as such to the reviewer.
+    expect(preview.stdout.match(/\(delete\[retain\]\)/g), preview.stdout).toHaveLength(1);
+    expect(preview.stdout).toMatch(/\(delete\[retain\]\)[^\n]*\n\s*\[id=rb03\]/);
+    const back = await ws.run(["up", "--yes", "--skip-preview"]);
+    expect(await ws.lastChanges(), back.stdout + back.stderr).toMatchObject({ delete: 1, update: 1 });
+    expect([writes(mnA), writes(mnB), confluentWrites(cf)]).toEqual(before);
+    expect(mnB.state.getObject("node", "rb03")).toEqual(held);
+    expect(await ws.outputs()).toMatchObject({ rackBNodes: "rb[01-03]" });
   });
 
   it("a Deployment on mnB and one on Confluent with customTimeouts create 10s fail when they run out, naming each hanging node", async () => {

@@ -115,6 +115,42 @@ describe("pinTargets", () => {
     });
   });
 
+  it("pins a NodeSet's nodes that stay in the set, each with the attributes the change alters, on the set's provider", () => {
+    const set = (image: string, rows: Record<string, Record<string, string>>) => ({
+      provider: `${PROVIDER_B}::id-1`,
+      inputs: { groups: ["rack-b", "all"], attributes: { mgt: "ipmi", provmethod: image }, rows },
+    });
+    const preview = {
+      steps: [
+        {
+          op: "update",
+          urn: "urn:pulumi:dev::lab::xcat:index:NodeSet::rackB",
+          // rb01 rolled; rb02 rolled and its ip changed; rb03 removed, rb04 added (neither pinned).
+          oldState: set("img-1", {
+            rb01: { ip: "10.2.1.1" },
+            rb02: { ip: "10.2.1.2" },
+            rb03: { ip: "10.2.1.3" },
+          }),
+          newState: set("img-2", {
+            rb01: { ip: "10.2.1.1" },
+            rb02: { ip: "10.2.1.9" },
+            rb04: { ip: "10.2.1.4" },
+          }),
+        },
+        // A set whose values do not change pins nothing.
+        {
+          op: "update",
+          urn: "urn:pulumi:dev::lab::xcat:index:NodeSet::rackC",
+          oldState: { ...set("img-1", { rc01: { ip: "10.3.1.1" } }), provider: `${PROVIDER_C}::id-1` },
+          newState: { ...set("img-1", { rc01: { ip: "10.3.1.1" } }), provider: `${PROVIDER_C}::id-1` },
+        },
+      ],
+    };
+    expect(plainTargets(preview)).toEqual({
+      [PROVIDER_B]: { rb01: ["provmethod"], rb02: ["ip", "provmethod"] },
+    });
+  });
+
   it("finds the attributes when the engine names only `attributes` (the native provider's diffReasons)", () => {
     const step = {
       ...nodeStep("update", "n01", { ip: "1", mac: "m" }, { ip: "2", mac: "m" }),

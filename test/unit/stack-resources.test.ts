@@ -20,6 +20,7 @@ import {
   kindOf,
   managementNodeOf,
   resourceKind,
+  SECRET_SIG,
   STACK_MANAGEMENT_NODE,
 } from "../../src/cli/stack-resources";
 
@@ -91,6 +92,24 @@ describe("the management node of a resource, as the engine shows it", () => {
       newState: { inputs: { connection: { url: "https://mn9/xcatws" } } },
     };
     expect(managementNodeOf(step, new Map()).key).toBe("https://mn9/xcatws");
+  });
+
+  it("is the server a secret connection's state records, each apart; without a record, named as a secret", () => {
+    // The classes pass `connection` as a secret; the provider records backend and URL beside it.
+    const secret = { [SECRET_SIG]: "1b47061264138c4ac30d75fd1eb44270", ciphertext: "v1:abc" };
+    const setOn = (url: string | undefined) => ({
+      type: "pulumi-nodejs:dynamic/xcat:NodeSet",
+      oldState: {
+        inputs: { connection: secret },
+        outputs: { connection: secret, ...(url ? { managementServer: { backend: "xcat", url } } : {}) },
+      },
+      newState: { inputs: { connection: "[secret]" } },
+    });
+    const a = managementNodeOf(setOn("http://127.0.0.1:8001/xcatws"), new Map());
+    const b = managementNodeOf(setOn("http://127.0.0.1:8002/xcatws"), new Map());
+    expect([a.key, b.key]).toEqual(["http://127.0.0.1:8001/xcatws", "http://127.0.0.1:8002/xcatws"]);
+    expect(describeManagementNode(b)).toBe("http://127.0.0.1:8002/xcatws (xCAT)");
+    expect(managementNodeOf(setOn(undefined), new Map()).key).toBe("a connection held as a secret");
   });
 });
 

@@ -3,7 +3,12 @@
  * stack's xcat:url / xcat:backend now name another server (issue #36 N12, src/provider/stack-server.ts).
  */
 import { describe, expect, it } from "vitest";
-import { recordedServerOf, stackServerMismatch, stackServerRecord } from "../../src/provider/stack-server";
+import {
+  connectionServerRecord,
+  recordedServerOf,
+  stackServerMismatch,
+  stackServerRecord,
+} from "../../src/provider/stack-server";
 
 const A = { url: "https://mn-a.example/xcatws", username: "root", password: "secret-a" };
 const A_OTHER_ACCOUNT = { ...A, username: "other" };
@@ -19,6 +24,18 @@ describe("stackServerRecord", () => {
   it("reads back what it wrote, and nothing from state written before the record", () => {
     expect(recordedServerOf({ managementServer: stackServerRecord(A) })).toEqual(stackServerRecord(A));
     expect(recordedServerOf({ name: "n1" })).toBeUndefined();
+  });
+});
+
+describe("connectionServerRecord", () => {
+  it("names the connection's server, backend and normalized url only, its missing settings from the stack's", () => {
+    const record = connectionServerRecord(B, A);
+    expect(record).toEqual({ backend: "xcat", url: "https://mn-b.example/xcatws" });
+    expect(JSON.stringify(record)).not.toContain("secret");
+    expect(connectionServerRecord({ backend: "confluent" }, { url: "https://cf.example" })).toEqual({
+      backend: "confluent",
+      url: expect.stringMatching(/^https:\/\/cf\.example/),
+    });
   });
 });
 

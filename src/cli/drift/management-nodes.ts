@@ -2,20 +2,24 @@
  * Which management nodes drift lists, how it reaches each, and what it found on them: the
  * stack's own (its config `xcat:*`, then `XCAT_*`: the default provider's settings) when a
  * resource is on it or it is configured, and each explicit `pulumi:providers:xcat` its resources
- * use (its own url, account and backend, read from the state: provider-settings.ts). Resources
- * with their own `connection` are not listed (the reason is said). Management nodes reached two
+ * use (its own url, account and backend, read from the state: provider-settings.ts), and each
+ * server TypeScript resources reach by their own `connection` (the connection of one of them, read
+ * from the state; known by the server its state records, make-provider.ts), so coverage is
+ * counted per management node for them too. A connection whose server the state does not record
+ * yet (written before the record) is not listed (the reason is said). Management nodes reached two
  * ways (an explicit provider at the stack's own URL) are listed once, their resources together,
  * so a node counts as under code only on the management node its resource writes to.
  */
 import { compareStrings } from "../../contract/noderange";
 import type { ProviderSettings } from "../../provider/config";
-import { explicitProviderSettings, exportStack } from "../provider-settings";
+import { connectionSettings, explicitProviderSettings, exportStack } from "../provider-settings";
 import { settingsForStackConfig } from "../review/cluster-reads";
 import {
   describeManagementNode,
   explicitProviders,
   type ManagementNode,
   managementNodeOf,
+  SECRET_CONNECTION,
   STACK_MANAGEMENT_NODE,
 } from "../stack-resources";
 import { listManagementNode } from "./listings";
@@ -50,11 +54,20 @@ export async function listManagementNodes(
 ): Promise<ListedManagementNodes> {
   const notListed: string[] = [];
   const nodes = new Map<string, ManagementNode>();
+  /** For a connection's server: a resource whose state holds that connection. */
+  const holders = new Map<string, string>();
   const providers = explicitProviders(events.steps);
   for (const step of events.steps) {
     const node = managementNodeOf(step, providers, events.config);
     if (managed.has(node.key) && !nodes.has(node.key)) nodes.set(node.key, node);
+    if (node.route.via === "connection" && step.urn !== undefined && !holders.has(node.key))
+      holders.set(node.key, step.urn);
   }
+  let exported: Promise<unknown> | undefined;
+  const state = () => {
+    exported ??= exportStack(stack);
+    return exported;
+  };
   const targets: Target[] = [];
   const stackSettings = await settingsForStackConfig(events.config, stack);
   if (managed.has(STACK_MANAGEMENT_NODE) || stackSettings.connection !== undefined) {
@@ -65,7 +78,7 @@ export async function listManagementNodes(
     .filter((node) => node.route.via === "provider")
     .sort((a, b) => compareStrings(describeManagementNode(a), describeManagementNode(b)));
   if (viaProviders.length > 0) {
-    const settings = explicitProviderSettings(await exportStack(stack));
+    const settings = explicitProviderSettings(await state());
     for (const node of viaProviders) {
       const found = settings.get(node.key);
       if (found === undefined) {
@@ -75,8 +88,20 @@ export async function listManagementNodes(
       targets.push({ keys: [node.key], name: describeManagementNode(node), settings: found });
     }
   }
-  for (const node of nodes.values()) {
+  const viaConnections = [...nodes.values()]
+    .filter((node) => node.route.via === "connection")
+    .sort((a, b) => compareStrings(describeManagementNode(a), describeManagementNode(b)));
+  for (const node of viaConnections) {
     if (node.route.via !== "connection") continue;
+    const holder = holders.get(node.key);
+    const found =
+      holder === undefined || node.route.url === SECRET_CONNECTION
+        ? undefined
+        : connectionSettings(await state(), holder);
+    if (found !== undefined) {
+      targets.push({ keys: [node.key], name: describeManagementNode(node), settings: found });
+      continue;
+    }
     notListed.push(
       `${node.route.url}, which resources reach through their own \`connection\`: drift lists the stack's ` +
         "management node (xcat:url) and its providers'; run it on a stack whose config points there to list that one",

@@ -9,6 +9,11 @@
  * them neither blocks the apply nor is written by it (the update writes only what the plan
  * changes).
  *
+ * A NodeSet's update pins, per node that stays in the set, the attributes whose value the set's
+ * change alters (its `attributes` for every node, a node's own row cell for that node), on the
+ * set's management node as a Node's (issue #36 item 1): a rack's image roll pins each node's
+ * provmethod.
+ *
  * A node the change puts back after a hand edit (hand-edits.ts) is refreshed before the apply, so
  * every attribute it declares would be written from the program: all of them are pinned, and the
  * pins file lists the resources to refresh (`refreshTargets`), tied to the plan by its checksum.
@@ -24,6 +29,7 @@ import { createHash } from "node:crypto";
 import { compareStrings } from "../../contract/noderange";
 import { isSecretAttribute } from "../../provider/attributes";
 import { handEditOf, recordedStates } from "../review/hand-edits";
+import { NODE_SET, nodeSetNodeSteps } from "../review/node-set-changes";
 import {
   changedPaths,
   isPlainMap,
@@ -99,10 +105,15 @@ export function pinTargets(preview: unknown): Map<string, PinTarget> {
   const providers = explicitProviders(steps);
   const recorded = recordedStates(preview);
   for (const step of steps) {
-    if (step.op !== "update" || shortType(step) !== "xcat:Node") continue;
-    const handEdited = handEditOf(step, recorded, changedPaths(step), valueAt).kind !== "none";
-    const attributes = handEdited ? declaredAttributes(step) : changedAttributes(step);
-    if (attributes.length === 0) continue;
+    if (step.op !== "update") continue;
+    let byNode: Array<[string, string[]]>;
+    if (shortType(step) === NODE_SET) byNode = nodeSetPins(step);
+    else if (shortType(step) === "xcat:Node") {
+      const handEdited = handEditOf(step, recorded, changedPaths(step), valueAt).kind !== "none";
+      byNode = [[objectName(step), handEdited ? declaredAttributes(step) : changedAttributes(step)]];
+    } else continue;
+    byNode = byNode.filter(([, attributes]) => attributes.length > 0);
+    if (byNode.length === 0) continue;
     const node = managementNodeOf(step, providers, config);
     const key = managementNodeKey(node.route);
     const target = targets.get(key) ?? {
@@ -113,12 +124,34 @@ export function pinTargets(preview: unknown): Map<string, PinTarget> {
       nodes: new Map<string, Set<string>>(),
     };
     targets.set(key, target);
-    const name = objectName(step);
-    const set = target.nodes.get(name) ?? new Set<string>();
-    for (const attribute of attributes) set.add(attribute);
-    target.nodes.set(name, set);
+    for (const [name, attributes] of byNode) {
+      const set = target.nodes.get(name) ?? new Set<string>();
+      for (const attribute of attributes) set.add(attribute);
+      target.nodes.set(name, set);
+    }
   }
   return targets;
+}
+
+/**
+ * A NodeSet update's nodes that stay in the set, each with the attributes its values change
+ * (the set's own rule, node-set-changes.ts); nodes created or deleted are not pinned, as a Node's
+ * create or delete is not.
+ */
+function nodeSetPins(step: PreviewStep): Array<[string, string[]]> {
+  const pins: Array<[string, string[]]> = [];
+  for (const { name, step: nodeStep } of nodeSetNodeSteps(step)) {
+    if (nodeStep.op !== "update") continue;
+    const before = nodeStep.oldState?.inputs?.attributes;
+    const after = nodeStep.newState?.inputs?.attributes;
+    const old = isPlainMap(before) ? before : {};
+    const next = isPlainMap(after) ? after : {};
+    const changed = [...new Set([...Object.keys(old), ...Object.keys(next)])].filter(
+      (attribute) => JSON.stringify(old[attribute]) !== JSON.stringify(next[attribute]),
+    );
+    pins.push([name, changed]);
+  }
+  return pins;
 }
 
 /**
