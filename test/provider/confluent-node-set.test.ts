@@ -312,6 +312,73 @@ describe("NodeSet on Confluent: equal nodes, adopt, and what Confluent cannot ho
     configureProcess((key) => ({ ...config, "xcat:confluentOmit": "" })[key]);
   });
 
+  it("moves a node from the set's rows to a Node and back with no write to Confluent (release, adopt)", async () => {
+    const rows = {
+      cfm1: { ip: "10.9.1.1", mac: "52:54:00:09:01:01" },
+      cfm2: { ip: "10.9.1.2", mac: "52:54:00:09:01:02" },
+    };
+    const set = { groups: ["cfmove", "all"], attributes: { mgt: "ipmi" }, rows };
+    const made = await created(set);
+    const before = h.emulator.state.nodeAttributes("cfm2");
+    const from = mark();
+    // Out of the set: its row goes, release keeps the node.
+    const released = await applied(made.id, made.outs, {
+      ...set,
+      rows: { cfm1: rows.cfm1 },
+      release: "cfm2",
+    });
+    expect(h.stderr.join("")).toMatch(/released the node 'cfm2': it stays on Confluent as it is/);
+    // Into a Node of its own, taken over as it is.
+    const nodeInputs = (
+      await runtime.check(
+        "xcat:Node",
+        {},
+        { name: "cfm2", groups: ["cfmove", "all"], attributes: { mgt: "ipmi", ...rows.cfm2 }, adopt: true },
+      )
+    ).inputs as Record<string, unknown>;
+    const { adoptChanges: _shown, ...toCreate } = nodeInputs;
+    await runtime.create("xcat:Node", toCreate);
+    // And back into the set (the Node leaves the program with retainOnDelete, which the engine
+    // does without the provider): the row finds the node as it is.
+    const back = await applied(made.id, released, set);
+    expect(sentSince(from).filter((r) => !r.startsWith("GET "))).toEqual([]);
+    expect(h.emulator.state.nodeAttributes("cfm2")).toEqual(before);
+    expect(Object.keys(back.rows as object).sort()).toEqual(["cfm1", "cfm2"]);
+    await runtime.delete(KIND, made.id, back);
+  });
+
+  it("on an xCAT stack, a set whose connection names backend confluent goes to Confluent", async () => {
+    await resetProcessContext();
+    // The stack's own server is xCAT, which this set never reaches.
+    const stack: Record<string, string> = {
+      "xcat:url": "https://127.0.0.1:1/xcatws",
+      "xcat:username": "root",
+      "xcat:password": "cluster",
+    };
+    configureProcess((key) => stack[key]);
+    try {
+      const connection = { url: h.proxy.url, username: "root", password: "cluster", backend: "confluent" };
+      const from = mark();
+      const made = await created({ groups: ["cfconn"], rows: { cfc1: { ip: "10.8.0.1" } }, connection });
+      expect(sentSince(from).filter((r) => !r.startsWith("GET "))).toEqual([
+        "POST /nodegroups/",
+        "POST /nodes/",
+      ]);
+      expect(held("cfc1", "net.ipv4_address")).toEqual({ value: "10.8.0.1" });
+      await runtime.delete(KIND, made.id, made.outs);
+      expect(h.emulator.state.nodeNames()).not.toContain("cfc1");
+    } finally {
+      await resetProcessContext();
+      const config: Record<string, string> = {
+        "xcat:backend": "confluent",
+        "xcat:url": h.proxy.url,
+        "xcat:username": "root",
+        "xcat:password": "cluster",
+      };
+      configureProcess((key) => config[key]);
+    }
+  });
+
   it("fails preview on a value Confluent cannot hold, naming the node and column", async () => {
     const result = await runtime.check(
       KIND,

@@ -381,6 +381,7 @@ async function reportAfterUpdate(
 ): Promise<Map<string, Record<string, string>>> {
   const recorded: Readonly<Record<string, unknown>> = olds.nodeAttributes ?? {};
   const added = new Set(plan.added);
+  const sentTo = new Set(plan.writes.flatMap((write) => write.nodes));
   const reported = new Map<string, Record<string, string>>();
   const toRead: string[] = [];
   for (const node of Object.keys(news.rows)) {
@@ -388,6 +389,8 @@ async function reportAfterUpdate(
     const before = recorded[node];
     if (added.has(node)) toRead.push(node);
     else if (after !== undefined) reported.set(node, after);
+    // Written, but not in the answer: what it holds now is not known without a read.
+    else if (sentTo.has(node)) toRead.push(node);
     else if (typeof before === "object" && before !== null)
       reported.set(node, before as Record<string, string>);
     else toRead.push(node);
