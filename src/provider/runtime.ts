@@ -13,6 +13,7 @@ import { ProviderConfigError } from "./config";
 import { confluentAccess } from "./confluent/access";
 import { confluentGroupSpec, confluentNodeSpec } from "./confluent/attribute-objects";
 import { confluentDeploymentSpec } from "./confluent/deployment";
+import { confluentNodeSetSpec } from "./confluent/node-set";
 import { confluentPowerStateSpec } from "./confluent/power-state";
 import { withoutCounterpart } from "./confluent/without-counterpart";
 import { makeProvider } from "./make-provider";
@@ -38,7 +39,7 @@ const onBoth = (xcat: Implementation, confluent: Implementation) => byBackend({ 
 const implementations: Readonly<Record<string, Implementation>> = {
   "xcat:Echo": echoImplementation,
   "xcat:Node": onBoth(makeProvider(nodeSpec), makeProvider(confluentNodeSpec, confluentAccess)),
-  "xcat:NodeSet": onBoth(makeProvider(nodeSetSpec), withoutCounterpart("xcat:NodeSet")),
+  "xcat:NodeSet": onBoth(makeProvider(nodeSetSpec), makeProvider(confluentNodeSetSpec, confluentAccess)),
   "xcat:Group": onBoth(makeProvider(groupSpec), makeProvider(confluentGroupSpec, confluentAccess)),
   "xcat:Osimage": onBoth(makeProvider(osimageSpec), withoutCounterpart("xcat:Osimage")),
   "xcat:Network": onBoth(makeProvider(networkSpec), withoutCounterpart("xcat:Network")),

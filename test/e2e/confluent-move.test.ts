@@ -1,7 +1,8 @@
 /**
  * The move in one command pair (issue #24): the same program (test/e2e/programs/move-cluster: a
  * Group with mgt ipmi, bmcusername and bmcpassword, 20 Nodes with ip, mac and bmc, a PowerState and
- * a Deployment) goes up on confluent-emulator with nothing changed but stack config; its nodes
+ * a Deployment, and 4 spare nodes as one NodeSet from a CSV) goes up on confluent-emulator with
+ * nothing changed but stack config; its nodes
  * read back over Confluent's own API under Confluent's attribute names; a second preview has no
  * changes; a hand edit through Confluent's API shows on refresh and up restores it; destroy leaves
  * no node or group; the BMC password appears nowhere in the state or the output. With
@@ -23,6 +24,14 @@ describe("one program, moved from xCAT to Confluent by stack config", () => {
   let confluent: RunningConfluentEmulator;
   let admin: ConfluentClient;
   let workspace: PulumiWorkspace;
+  /** The requests Confluent received (method and path) from index `from` on. */
+  const received = (from: number) =>
+    confluent.state
+      .requests()
+      .slice(from)
+      .map(({ method, path }) => `${method} ${path.replace(/^\/confluent-api/, "")}`);
+  /** What the NodeSet's steps below count: the requests of the first up and of the hand-edit up. */
+  const counted = { firstUp: [] as string[], handEditUp: [] as string[], handEditOutput: "" };
 
   beforeAll(async () => {
     confluent = await startConfluentEmulator({ bootSeconds: 1, deploymentProfiles: [PROFILE] });
@@ -82,8 +91,10 @@ describe("one program, moved from xCAT to Confluent by stack config", () => {
   });
 
   it("goes up on Confluent, and the nodes read back over Confluent's API with the mapped attributes", async () => {
-    // The stack, the group, 20 nodes, the power state and the deployment.
-    expect(await workspace.up()).toEqual({ create: 24 });
+    // The stack, the group, 20 nodes, the power state, the deployment and the NodeSet.
+    const from = confluent.state.requests().length;
+    expect(await workspace.up()).toEqual({ create: 25 });
+    counted.firstUp = received(from);
     const node = await admin.nodes.get("mv07");
     expect(node.get("groups")?.value).toEqual(["mv-compute", "everything"]);
     expect(node.get("net.ipv4_address")?.value).toBe("10.20.0.7");
@@ -95,21 +106,55 @@ describe("one program, moved from xCAT to Confluent by stack config", () => {
     });
     expect(node.get("secret.hardwaremanagementpassword")).toMatchObject({ isset: true });
     expect(node.get("deployment.profile")?.value).toBe(PROFILE);
-    expect(confluent.state.nodeNames().filter((name) => name.startsWith("mv"))).toHaveLength(20);
+    expect(confluent.state.nodeNames().filter((name) => /^mv\d+$/.test(name))).toHaveLength(20);
+    expect(confluent.state.nodeNames().filter((name) => name.startsWith("mvs"))).toEqual([
+      "mvs01",
+      "mvs02",
+      "mvs03",
+      "mvs04",
+    ]);
   });
 
   it("a second preview has no changes", async () => {
     const preview = await workspace.preview();
-    expect(preview.changeSummary).toEqual({ same: 24 });
+    expect(preview.changeSummary).toEqual({ same: 25 });
   });
 
   it("a hand edit through Confluent's API shows on refresh, and up restores it", async () => {
     await admin.nodes.update("mv03", { "net.hwaddr": "52:54:00:20:99:99" });
+    // The same up puts back a hand edit of one of the NodeSet's nodes (checked in the next step).
+    await admin.nodes.update("mvs03", { "net.ipv4_address": "10.20.9.9" });
     // One command: `up --refresh` refreshes, then updates. The state still holds the program's
     // MAC, so without the refresh seeing the edit there would be nothing to update; the update
     // of one node is the edit shown by refresh, and the server's value afterwards is its undoing.
-    expect(await workspace.up(["--refresh"])).toEqual({ update: 1, same: 23 });
+    const from = confluent.state.requests().length;
+    expect(await workspace.up(["--refresh", "--diff"])).toEqual({ update: 2, same: 23 });
+    counted.handEditUp = received(from);
+    counted.handEditOutput =
+      workspace.transcript.filter((command) => command.args[0] === "up").at(-1)?.stdout ?? "";
     expect((await admin.nodes.get("mv03")).get("net.hwaddr")?.value).toBe("52:54:00:20:00:03");
+  });
+
+  it("a NodeSet from CSV goes up on Confluent beside the Nodes; a hand edit of one node's ip shows on refresh as that node and up restores it with one PUT", async () => {
+    // Created: each node with its own row (one POST each: its ip, mac and bmc are its own), in
+    // its group, which Confluent needed before a node names it.
+    const spare = await admin.nodes.get("mvs02");
+    expect(spare.get("groups")?.value).toEqual(["mv-spare", "everything"]);
+    expect(spare.get("net.ipv4_address")?.value).toBe("10.20.1.2");
+    expect(spare.get("net.hwaddr")?.value).toBe("52:54:00:20:01:02");
+    expect(spare.get("hardwaremanagement.manager")?.value).toBe("127.0.10.122");
+    expect(spare.get("info.note")?.value).toBe("spare");
+    expect(counted.firstUp.filter((r) => r === "POST /nodegroups/")).toHaveLength(2);
+    // 20 Nodes and the set's 4 nodes, one POST each; nothing created as a range.
+    expect(counted.firstUp.filter((r) => r === "POST /nodes/")).toHaveLength(24);
+    expect(counted.firstUp.filter((r) => r === "POST /noderange/")).toEqual([]);
+    // The hand edit: up --refresh --diff shows it as that node's ip, and one PUT of that node
+    // alone puts it back; no other node of the set is written.
+    expect(counted.handEditOutput).toMatch(/mvs03[\s\S]*ip[\s\S]*10\.20\.9\.9/);
+    expect(
+      counted.handEditUp.filter((r) => r.startsWith("PUT /noderange/mvs") || r.startsWith("PUT /nodes/mvs")),
+    ).toEqual(["PUT /noderange/mvs03/attributes/current"]);
+    expect((await admin.nodes.get("mvs03")).get("net.ipv4_address")?.value).toBe("10.20.1.3");
   });
 
   it("the BMC password appears in no state, output or error", async () => {
@@ -139,11 +184,16 @@ describe("one program, moved from xCAT to Confluent by stack config", () => {
         /^xcat:Group 'mv-compute': attribute 'postscripts' has no counterpart on Confluent/,
       ),
     ]);
-    expect(onXcat.changeSummary).toEqual({ create: 24 });
+    expect(onXcat.changeSummary).toEqual({ create: 25 });
   });
 
   it("destroy leaves no node and no group", async () => {
-    expect(await workspace.destroy()).toEqual({ delete: 24 });
+    const from = confluent.state.requests().length;
+    expect(await workspace.destroy()).toEqual({ delete: 25 });
+    // The NodeSet's 4 nodes go in one DELETE of their range.
+    expect(
+      received(from).filter((r) => r.startsWith("DELETE /noderange/") || r.startsWith("DELETE /nodes/mvs")),
+    ).toEqual(["DELETE /noderange/mvs01,mvs02,mvs03,mvs04"]);
     expect(confluent.state.nodeNames()).toEqual([]);
     expect(confluent.state.groupNames().filter((name) => name !== "everything")).toEqual([]);
   });

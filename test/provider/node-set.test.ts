@@ -376,16 +376,6 @@ describe("NodeSet input checks", () => {
     ]);
     expect(since(before)).toEqual({});
   });
-
-  it("is refused on the Confluent backend with one sentence", async () => {
-    const result = await h.check(KIND, {
-      ...rack(4, rackCsv(4, 2)),
-      connection: { url: "https://127.0.0.1:1", backend: "confluent" },
-    });
-    expect(result.failures?.[0]?.reason).toMatch(
-      /^xcat:NodeSet cannot move to Confluent: pulumi-xcat does not serve NodeSet on the Confluent backend yet/,
-    );
-  });
 });
 
 describe.each(["2.17.0", "2.19"] as const)(

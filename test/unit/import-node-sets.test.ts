@@ -157,7 +157,7 @@ describe("the programs an import with --grain set writes", () => {
       "--grain: 'rack' is not one of node, set",
     );
     expect(() => parseImportArgs(["--out", "x", "--grain", "set", "--backend", "confluent"], {})).toThrow(
-      "the Confluent backend does not serve NodeSet yet",
+      "pulumi-xcat import does not write NodeSets from a Confluent server yet",
     );
   });
 

@@ -204,7 +204,7 @@ export function parseImportArgs(argv: readonly string[], env: NodeJS.ProcessEnv)
   const grain = parsed.grain ?? (language === "yaml" && merged.XCAT_BACKEND !== "confluent" ? "set" : "node");
   if (grain === "set" && merged.XCAT_BACKEND === "confluent")
     throw new Error(
-      "--grain set: the Confluent backend does not serve NodeSet yet (issue #38); use --grain node",
+      "--grain set: pulumi-xcat import does not write NodeSets from a Confluent server yet (issue #38); use --grain node",
     );
   return {
     out: parsed.out,

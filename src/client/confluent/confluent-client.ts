@@ -144,24 +144,48 @@ export class ConfluentClient {
       create: async (name: string, attributes: Readonly<Record<string, ConfluentValue>>): Promise<void> => {
         await send({ method: "POST", path: "/nodes/", body: { ...attributes, name } });
       },
+      /**
+       * Creates the nodes, all with the same attributes, in one request (`POST /noderange/`
+       * `{"name": "n1,n2,…", …}`, core.py 3.15.6:823-837 create_noderange: every node of the
+       * range gets the same attributes; item 1). Merges into nodes that exist, as create does.
+       */
+      createMany: async (
+        names: readonly string[],
+        attributes: Readonly<Record<string, ConfluentValue>>,
+      ): Promise<void> => {
+        if (names.length === 0) throw usage("a noderange needs at least one node");
+        for (const name of names) segment(name);
+        await send({ method: "POST", path: "/noderange/", body: { ...attributes, name: names.join(",") } });
+      },
       /** Sets (or with null clears) attributes (`PUT /nodes/<n>/attributes/current`). */
       update: async (name: string, attributes: Readonly<Record<string, ConfluentValue>>): Promise<void> => {
         await send({ method: "PUT", path: `/nodes/${segment(name)}/attributes/current`, body: attributes });
       },
-      /** The same attributes on every node of the list, in one request. */
+      /**
+       * The same attributes on every node of the list, in one request; answers each node's current
+       * attributes after the change, as Confluent returns them (item 11).
+       */
       updateMany: async (
         names: readonly string[],
         attributes: Readonly<Record<string, ConfluentValue>>,
-      ): Promise<void> => {
-        await send({
-          method: "PUT",
-          path: `/noderange/${noderange(names)}/attributes/current`,
-          body: attributes,
-        });
-      },
+      ): Promise<Map<string, NodeAttributes>> =>
+        readMany(
+          await send({
+            method: "PUT",
+            path: `/noderange/${noderange(names)}/attributes/current`,
+            body: attributes,
+          }),
+        ),
       /** Deletes a node; a missing one is 404 (item 2). */
       delete: async (name: string): Promise<void> => {
         await send({ method: "DELETE", path: `/nodes/${segment(name)}` });
+      },
+      /**
+       * Deletes the nodes in one request (`DELETE /noderange/<nr>`); when one of them is not a
+       * node, Confluent deletes none and answers 404 (item 12).
+       */
+      deleteMany: async (names: readonly string[]): Promise<void> => {
+        await send({ method: "DELETE", path: `/noderange/${noderange(names)}` });
       },
       /** Each node's power state (`GET /noderange/<nr>/power/state`, item 13). */
       getPower: async (names: readonly string[]): Promise<Map<string, PerNodeResult>> =>

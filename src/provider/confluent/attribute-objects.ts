@@ -3,27 +3,18 @@
  * the attribute table (contract/confluent/xcat-attribute-map.ts) says which Confluent attribute
  * holds each, and an attribute without one fails preview unless `xcat:confluentOmit` leaves it
  * out. The create/read/update/delete/adopt semantics are xCAT's (attribute-object.ts), on an
- * ObjectApi that speaks Confluent:
- *
- * - Confluent never returns a secret (`{"isset": true}`): a set secret reads as the value the
- *   program declares, an unset one as absent, so drift on a secret means "not set any more".
- * - A group value given as xCAT's `|pattern|replacement|` is stored as the Confluent expression it
- *   translates to; it reads back as the program's value while Confluent holds that expression.
- * - Node `groups`: xCAT's `all` is Confluent's `everything`, which every node is in and which
- *   Confluent keeps last; a group a node names is created (empty) when missing, as xCAT has it
- *   exist as soon as a node names it, and deleted with the last node when it holds nothing.
+ * ObjectApi that speaks Confluent: values as xcat-values.ts translates them (secrets, `|regex|`
+ * expressions, `all`), a group a node names created when missing and deleted with the last node
+ * when it holds nothing (node-groups.ts).
  */
 import { isNotFound } from "../../client";
-import type { ConfluentClient, ConfluentValue, NodeAttributes } from "../../client/confluent";
+import type { ConfluentClient } from "../../client/confluent";
 import {
-  type AttributeMapping,
   CONFLUENT_EVERYTHING_GROUP,
   confluentValueOf,
-  mappingOfConfluent,
   mappingOfXcat,
   reasonWithoutCounterpart,
   XCAT_ALL_GROUP,
-  xcatValueOf,
 } from "../../contract/confluent/xcat-attribute-map";
 import {
   type AttributeObjectInputs,
@@ -39,108 +30,14 @@ import { nodeSpec } from "../resources/node";
 import { howToSet, type SettingsOrigin, settingName } from "../setting-advice";
 import type { CheckOutcome, ResourceSpec } from "../spec";
 import { type InputFailure, isUnknown } from "../validation";
+import { ensureGroups, removeEmptyGroups } from "./node-groups";
+import { fromConfluent, toConfluent } from "./xcat-values";
 
 type Spec = ResourceSpec<AttributeObjectInputs, AttributeObjectOutputs, ConfluentClient>;
 type ObjectKind = "node" | "group";
 
 const EVERYTHING = CONFLUENT_EVERYTHING_GROUP;
 const ALL = XCAT_ALL_GROUP;
-
-/** What a read reports for a set secret the program does not declare. */
-const SET_ELSEWHERE = "(set on Confluent)";
-
-/** xCAT attribute values → the Confluent attributes to send ("" clears, sent as null). */
-function toConfluent(attributes: Readonly<Record<string, string>>): Record<string, ConfluentValue> {
-  const out: Record<string, ConfluentValue> = {};
-  for (const [name, value] of Object.entries(attributes)) {
-    const mapping = mappingOfXcat(name);
-    // check() refused the rest; reaching here is a bug, not something to drop.
-    if (!mapping)
-      throw new Error(`pulumi-xcat: no Confluent attribute for '${name}' (check should have refused it)`);
-    if (value === "") {
-      out[mapping.confluent] = null;
-    } else if (mapping.xcat === "groups") {
-      out.groups = value.split(",").filter((group) => group !== "" && group !== ALL);
-    } else {
-      const translated = confluentValueOf(mapping, value);
-      if ("problem" in translated) throw new Error(`pulumi-xcat: ${name}: ${translated.problem}`);
-      out[mapping.confluent] = translated.value;
-    }
-  }
-  return out;
-}
-
-/** What Confluent reports, in xCAT's names and words, matched against what the program declares. */
-function fromConfluent(
-  reported: NodeAttributes,
-  declared: Readonly<Record<string, string>>,
-): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, attribute] of reported) {
-    const mapping = mappingOfConfluent(name);
-    if (!mapping) continue;
-    const value = xcatValue(mapping, attribute, declared[mapping.xcat]);
-    if (value !== undefined && value !== "") out[mapping.xcat] = value;
-  }
-  return out;
-}
-
-function xcatValue(
-  mapping: AttributeMapping,
-  attribute: NodeAttributes extends Map<string, infer A> ? A : never,
-  declared: string | undefined,
-): string | undefined {
-  if (mapping.writeOnly) {
-    if (attribute.isset !== true) return undefined;
-    return declared ?? SET_ELSEWHERE;
-  }
-  if (attribute.expression !== undefined && attribute.inheritedfrom === undefined) {
-    // A group's expression: the program's value when it translates to exactly this one.
-    const translated = declared === undefined ? undefined : confluentValueOf(mapping, declared);
-    return translated && "value" in translated && translated.value === attribute.expression
-      ? declared
-      : `{${attribute.expression}}`;
-  }
-  const value = attribute.value;
-  if (value === undefined || value === null) return undefined;
-  if (mapping.xcat === "groups" && Array.isArray(value)) return groupsFrom(value.map(String), declared);
-  return xcatValueOf(mapping, String(value));
-}
-
-/** Confluent's group list as xCAT's: without `everything`, with `all` where the program has it. */
-function groupsFrom(reported: readonly string[], declared: string | undefined): string {
-  const groups = reported.filter((group) => group !== EVERYTHING);
-  const wanted = declared?.split(",") ?? [];
-  const at = wanted.indexOf(ALL);
-  if (at >= 0) groups.splice(Math.min(at, groups.length), 0, ALL);
-  return groups.join(",");
-}
-
-/** The groups a node names that Confluent lacks, created empty before the node names them. */
-async function ensureGroups(client: ConfluentClient, attributes: Readonly<Record<string, ConfluentValue>>) {
-  const named = Array.isArray(attributes.groups) ? (attributes.groups as string[]) : [];
-  if (named.length === 0) return;
-  const existing = new Set(await client.groups.list());
-  for (const group of named.filter((name) => !existing.has(name))) {
-    sayLine(`pulumi-xcat: creating the Confluent group '${group}', which a node names`);
-    await client.groups.create(group, {});
-  }
-}
-
-/** After a node is gone: its groups that now hold no node and no attribute go too (see above). */
-async function removeEmptyGroups(client: ConfluentClient, groups: readonly string[]): Promise<void> {
-  for (const group of groups.filter((name) => name !== EVERYTHING)) {
-    const attributes = await client.groups.get(group).catch((error: unknown) => {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    });
-    if (!attributes) continue;
-    const members = attributes.get("nodes")?.value;
-    const holdsNodes = Array.isArray(members) && members.length > 0;
-    if (!holdsNodes && [...attributes.keys()].every((name) => name === "nodes"))
-      await client.groups.delete(group);
-  }
-}
 
 function objectApi(client: ConfluentClient, kind: ObjectKind, declared: Record<string, string>): ObjectApi {
   const read = (name: string) => (kind === "node" ? client.nodes.get(name) : client.groups.get(name));
@@ -260,7 +157,11 @@ function confluentProblems(
  * How to leave an attribute out for the resource's provider: the whole new stack config list
  * (`config set` replaces it), or the entry to add to an explicit provider's confluentOmit input.
  */
-function leaveOutAdvice(attribute: string, omitted: readonly string[], origin: SettingsOrigin): string {
+export function leaveOutAdvice(
+  attribute: string,
+  omitted: readonly string[],
+  origin: SettingsOrigin,
+): string {
   return origin.explicitProvider === undefined
     ? howToSet("confluentOmit", [...omitted, attribute].join(","), origin)
     : howToSet("confluentOmit", `'${attribute}'`, origin, { add: true });

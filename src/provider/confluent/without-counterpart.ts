@@ -8,9 +8,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 
 export const INSTEAD_ON_CONFLUENT: Readonly<Record<string, string>> = {
-  "xcat:NodeSet":
-    "pulumi-xcat does not serve NodeSet on the Confluent backend yet (issue #38): declare those nodes as " +
-    "Node resources, which it serves on Confluent",
   "xcat:Network":
     "Confluent has no network objects: a subnet's gateway, DNS and NTP servers are attributes of a group " +
     "(net.ipv4_gateway, dns.servers, ntp.servers), and addresses are node attributes (net.ipv4_address)",

@@ -139,7 +139,7 @@ function check(news: Readonly<Record<string, unknown>>): CheckOutcome<NodeSetInp
 }
 
 /** The removed rows whose nodes stay on xCAT, and those to delete (names in order). */
-function releasedOf(
+export function releasedOf(
   set: Pick<NodeSetInputs, "release">,
   removed: readonly string[],
 ): { released: string[]; deleted: string[] } {
@@ -154,14 +154,14 @@ function releasedOf(
 }
 
 /** Whether any value the plan needs is still unknown (a preview before other resources exist). */
-function hasUnknown(set: NodeSetInputs): boolean {
+export function hasUnknown(set: NodeSetInputs): boolean {
   if (isUnknown(set.rows) || isUnknown(set.groups)) return true;
   const values: unknown[] = [...set.groups, ...Object.values(set.attributes)];
   for (const row of Object.values(set.rows)) values.push(...Object.values(row));
   return values.some(isUnknown);
 }
 
-function outputsOf(
+export function outputsOf(
   inputs: NodeSetInputs,
   rows: NodeRows,
   reported: ReadonlyMap<string, Record<string, string>>,

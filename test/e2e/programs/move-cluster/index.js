@@ -1,9 +1,11 @@
 // One cluster, described once: a group that holds the BMC settings, 20 nodes, their power and
-// their OS. Nothing here names a backend: `xcat:backend` in the stack config decides whether it
-// goes to xCAT or to Confluent (test/e2e/confluent-move.test.ts runs it on both).
+// their OS, and 4 spare nodes as one NodeSet from the site's CSV inventory (node,ip,mac,bmc).
+// Nothing here names a backend: `xcat:backend` in the stack config decides whether it goes to
+// xCAT or to Confluent (test/e2e/confluent-move.test.ts runs it on both).
 // Stack config: osimage (an xCAT image or a Confluent profile), bmcPassword (secret), and
 // withPostscripts (the Group also sets xCAT's postscripts, which Confluent has no place for).
 "use strict";
+const { readFileSync } = require("node:fs");
 const pulumi = require("@pulumi/pulumi");
 const xcat = require("pulumi-xcat");
 
@@ -50,5 +52,13 @@ new xcat.Deployment(
   },
   { dependsOn: [power] },
 );
+
+// The spares: one resource, each node's own values from its CSV row (issue #38 item 4: NodeSet on
+// either backend).
+new xcat.NodeSet("spares", {
+  groups: ["mv-spare", "all"],
+  attributes: { mgt: "ipmi", usercomment: "spare" },
+  csv: readFileSync("inventory/spares.csv", "utf8"),
+});
 
 exports.nodeCount = nodes.length;
