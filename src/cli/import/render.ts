@@ -144,7 +144,11 @@ export function renderServersProgram(parts: readonly ProgramPart[]): RenderedPro
   line("// the first `up`.");
   line("const keep: pulumi.CustomResourceOptions = { protect: true };");
   line("const adopt = true;");
-  for (const part of parts) renderPart(program, part.cluster, part.server);
+  // The servers' connections take their names first, so a resource named like a server is the one renamed.
+  const connections = parts.map((part) => (part.server ? identifier(part.server.name, taken) : undefined));
+  parts.forEach((part, index) => {
+    renderPart(program, part.cluster, part.server, connections[index]);
+  });
   return {
     source: `${out.join("\n")}\n`,
     secrets: program.secrets,
@@ -178,6 +182,7 @@ function renderPart(
   program: TypeScriptProgram,
   cluster: ImportedCluster,
   server: ServerScope | undefined,
+  connection: string | undefined,
 ): void {
   const { taken, secrets, line } = program;
   const images = new Map<string, string>();
@@ -186,9 +191,7 @@ function renderPart(
     cluster.singles.map((node) => node.attributes.vmhost).filter((h) => h !== undefined),
   );
 
-  let connection: string | undefined;
-  if (server !== undefined) {
-    connection = identifier(server.name, taken);
+  if (server !== undefined && connection !== undefined) {
     line();
     line(
       `// ---- ${server.name}: the ${server.backend === "confluent" ? "Confluent server" : "xCAT management node"} ` +

@@ -270,10 +270,10 @@ export interface ImportServer {
   readonly env: NodeJS.ProcessEnv;
 }
 
-/** A server name usable in config keys, YAML keys and (as camelCase) TypeScript identifiers. */
+/** A server name usable as it is in config keys, YAML keys and TypeScript identifiers. */
 function serverName(name: string): string {
-  if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(name))
-    throw new Error(`--name: '${name}' must start with a letter and hold only letters, digits, _ and -`);
+  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(name))
+    throw new Error(`--name: '${name}' must start with a letter and hold only letters and digits`);
   return name;
 }
 
