@@ -90,3 +90,78 @@ export function firstRunLines(
     "",
   ];
 }
+
+/** One server of an import of several, as the first-run lines name it. */
+export interface FirstRunServer {
+  /** Its name in the program: the prefix of its config keys. */
+  readonly name: string;
+  readonly connection: ImportConnection;
+}
+
+/** The variable a server's password (or token) is read from in the first-run lines: MN1_PASSWORD. */
+export function passwordVariable(server: Pick<FirstRunServer, "name" | "connection">): string {
+  return `${server.name.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_${server.connection.token ? "TOKEN" : "PASSWORD"}`;
+}
+
+/**
+ * The first-run lines of a program of several servers: each server's account goes to config keys
+ * of its own (`<name>-url`, `<name>-username`, `<name>-password` as a secret, ...), which its
+ * explicit provider or connection reads; the stack has no `xcat:url` of its own.
+ */
+export function firstRunServersLines(
+  out: string,
+  servers: readonly FirstRunServer[],
+  secrets: readonly FirstRunSecret[],
+  language: "typescript" | "yaml" = "typescript",
+  packageSpec = "pulumi-xcat",
+): string[] {
+  const account = servers.flatMap(({ name, connection }) => {
+    const variable = passwordVariable({ name, connection });
+    const kind = connection.backend === "confluent" ? "Confluent" : "xCAT";
+    const lines = [`    pulumi config set ${name}-url ${shellQuote(connection.url)}   # ${kind}`];
+    if (connection.token)
+      lines.push(
+        `    pulumi config set --secret ${name}-token "$${variable}"   # the token the import used for ${name}`,
+      );
+    else
+      lines.push(
+        `    pulumi config set ${name}-username ${shellQuote(connection.username ?? "root")}`,
+        `    pulumi config set --secret ${name}-password "$${variable}"   # the password the import used for ${name}`,
+      );
+    if (connection.caCert !== undefined) {
+      const pem = connection.caCert.includes("-----BEGIN");
+      lines.push(
+        pem
+          ? `    pulumi config set ${name}-caCert -- ${shellQuote(connection.caCert)}`
+          : `    pulumi config set ${name}-caCert ${shellQuote(isAbsolute(connection.caCert) ? connection.caCert : resolve(connection.caCert))}`,
+      );
+    }
+    if (connection.insecure)
+      lines.push(`    pulumi config set ${name}-insecure true    # as the import did: no certificate check`);
+    return lines;
+  });
+  return [
+    "In a shell with `pulumi` (v3.216 or later) and Node.js 22.19 or later on PATH (in a pulumi-xcat",
+    'checkout, `eval "$(npm run --silent shell-env)"` puts them there), with',
+    `${servers.map((server) => `\`${passwordVariable(server)}\``).join(", ")} set to the password (or token) of each server's account, as for`,
+    "the import, and `PULUMI_CONFIG_PASSPHRASE` set to a passphrase of your choosing (it encrypts this stack's",
+    "secrets; keep it, every later `pulumi` command needs it):",
+    "",
+    `    cd ${shellQuote(resolve(out))}`,
+    ...(language === "yaml"
+      ? [
+          `    npm install ${shellQuote(packageSpec)}   # beside Pulumi.yaml, whose plugins section names its plugin/ folder`,
+        ]
+      : ["    npm install"]),
+    "    pulumi login --local        # the state in ~/.pulumi; a team sets PULUMI_BACKEND_URL to its backend instead",
+    "    pulumi stack init prod",
+    ...account,
+    ...secrets.map((secret) =>
+      secret.plain
+        ? `    pulumi config set ${secret.key}   # asks for it: ${secret.holds}`
+        : `    pulumi config set --secret ${secret.key}   # asks for it: ${secret.holds}`,
+    ),
+    `    pulumi up                   # adopts every object as it is; sends no write to ${servers.map((server) => server.name).join(", ")}`,
+    "",
+  ];
+}

@@ -21,7 +21,11 @@ export function inventoryCsv(set: Pick<ImportedNodeSet, "columns" | "rows">): st
   return `${lines.join("\n")}\n`;
 }
 
-/** Where the file goes, relative to the program's folder. */
-export function inventoryPath(set: Pick<ImportedNodeSet, "name">): string {
-  return `inventory/${set.name}.csv`;
+/**
+ * Where the file goes, relative to the program's folder: `inventory/<set>.csv`, or with several
+ * servers in one import `inventory/<server>/<set>.csv` (a set never spans servers, and two servers
+ * may both have a rack01).
+ */
+export function inventoryPath(set: Pick<ImportedNodeSet, "name">, server?: string): string {
+  return server === undefined ? `inventory/${set.name}.csv` : `inventory/${server}/${set.name}.csv`;
 }

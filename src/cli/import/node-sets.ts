@@ -27,6 +27,11 @@ export interface ImportedNodeSet {
   readonly rows: ReadonlyArray<readonly [node: string, values: Readonly<Record<string, string>>]>;
 }
 
+/** The resource name of an imported NodeSet (its Group may have the set's own name). */
+export function nodeSetResourceName(set: Pick<ImportedNodeSet, "name">): string {
+  return `${set.name}-nodes`;
+}
+
 /** Fewer nodes than this in a rack stay Nodes. */
 export const MIN_SET = 2;
 

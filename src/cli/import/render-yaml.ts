@@ -15,9 +15,10 @@
 import { deploymentName, deploymentRange } from "./deployments";
 import type { FirstRunSecret } from "./first-run";
 import { inventoryPath } from "./inventory-csv";
-import type { ImportedCluster, RenderedProgram } from "./render";
+import type { ImportedCluster, ProgramPart, RenderedProgram } from "./render";
 import { inventoryFiles, nodeSetResourceName, valueSource } from "./render";
 import { type NodeEntry, type Run, runName, valueAt } from "./runs";
+import { connectionConfigKey, type ServerScope, scopedConfigKey, scopedResourceName } from "./server-scope";
 
 /**
  * The `config:` entry of Pulumi.yaml that sets `xcat:backend` for every stack of the project (a
@@ -66,6 +67,8 @@ type Value =
 interface YamlResource {
   readonly key: string;
   readonly type: string;
+  /** The key of the explicit provider of the server it was read from (several servers in one import). */
+  readonly provider?: string;
   readonly properties: ReadonlyArray<
     readonly [string, Value | readonly string[] | ReadonlyMap<string, Value>]
   >;
@@ -142,7 +145,11 @@ function resourceLines(resource: YamlResource): string[] {
       }
     }
   }
-  lines.push("    options: { protect: true }");
+  lines.push(
+    resource.provider === undefined
+      ? "    options: { protect: true }"
+      : `    options: { protect: true, provider: "\${${resource.provider}}" }`,
+  );
   return lines;
 }
 
@@ -172,20 +179,130 @@ export function expandRun(run: Run): NodeEntry[] {
  * const { source, secrets } = renderYamlProgram(cluster); // written as Pulumi.yaml
  */
 export function renderYamlProgram(cluster: ImportedCluster): RenderedProgram {
+  return renderYamlServersProgram([{ cluster }]);
+}
+
+/** A config key the program declares: its name and type. */
+interface ConfigKey {
+  readonly key: string;
+  readonly type: "string" | "boolean";
+}
+
+/**
+ * The Pulumi.yaml of one server's cluster, or of several servers' in one import (issue #36 item
+ * 3): a `pulumi:providers:xcat` per server, its account from config keys of its own (the password
+ * or token as `fn::secret`), and every resource with `options.provider` of the server it was read
+ * from.
+ */
+export function renderYamlServersProgram(parts: readonly ProgramPart[]): RenderedProgram {
   const keys = new Keys();
   const secrets: FirstRunSecret[] = [];
+  const config: ConfigKey[] = [];
+  const providers: string[] = [];
+  // Providers take their keys first: a node may have the server's name too (it gets a -2).
+  const providerKeys = parts.map((part) =>
+    part.server ? keys.take(part.server.name, "provider") : undefined,
+  );
+  const resources: YamlResource[] = [];
+  parts.forEach((part, index) => {
+    const provider = providerKeys[index];
+    if (part.server !== undefined && provider !== undefined) {
+      const { lines, keys: connectionKeys } = providerLines(part.server, provider);
+      providers.push(...lines);
+      config.push(...connectionKeys);
+    }
+    resources.push(...partResources(part.cluster, part.server, provider, keys, secrets));
+  });
+  for (const secret of secrets) config.push({ key: secret.key, type: "string" });
+
+  const only = parts.length === 1 ? parts[0]?.cluster : undefined;
+  const confluent = only?.backend === "confluent";
+  const lines = [
+    ...(only === undefined
+      ? [
+          "# Several servers imported in one run by `pulumi-xcat import --language yaml`, for the native provider,",
+          "# whose plugin is the package installed beside this file: a `pulumi:providers:xcat` per server, and every",
+          "# resource through the provider of the server it was read from. Objects are protected (see README.md);",
+          "# `adopt` can go after the first `up`.",
+        ]
+      : [
+          `# ${confluent ? "A Confluent" : "An xCAT"} cluster imported by \`pulumi-xcat import --language yaml\`, for the native provider, whose plugin is`,
+          "# the package installed beside this file. Objects are protected (see README.md); `adopt` can go after the first `up`.",
+        ]),
+    "name: xcat-cluster",
+    "runtime: yaml",
+    only === undefined
+      ? "description: xCAT and Confluent servers imported in one run by pulumi-xcat import"
+      : `description: ${confluent ? "Confluent" : "xCAT"} cluster imported by pulumi-xcat import`,
+    "plugins:",
+    "  providers:",
+    "    - name: xcat",
+    "      path: node_modules/pulumi-xcat/plugin",
+  ];
+  if (config.length > 0 || confluent) lines.push("config:");
+  // Project config, so every stack of this program talks to the kind of server it was read from.
+  if (confluent) lines.push(...BACKEND_CONFIG_LINES);
+  for (const entry of config) lines.push(`  ${yamlKey(entry.key)}:`, `    type: ${entry.type}`);
+  lines.push("variables: { adopt: true }");
+  lines.push(resources.length > 0 || providers.length > 0 ? "resources:" : "resources: {}");
+  lines.push(...providers);
+  for (const resource of resources) lines.push(...resourceLines(resource));
+  return {
+    source: `${lines.join("\n")}\n`,
+    secrets,
+    files: parts.flatMap((part) => inventoryFiles(part.cluster, part.server)),
+  };
+}
+
+/** A server's explicit provider: its account from config keys of its own, the secret ones as secrets. */
+function providerLines(server: ServerScope, key: string): { lines: string[]; keys: ConfigKey[] } {
+  const keys: ConfigKey[] = [];
+  const lines = [`  ${key}:`, "    type: pulumi:providers:xcat", "    properties:"];
+  if (server.backend === "confluent") lines.push("      backend: confluent");
+  const field = (
+    name: Parameters<typeof connectionConfigKey>[1],
+    secret: boolean,
+    type: ConfigKey["type"],
+  ) => {
+    const configKey = connectionConfigKey(server, name);
+    keys.push({ key: configKey, type });
+    if (secret) lines.push(`      ${name}:`, `        fn::secret: \${${configKey}}`);
+    else lines.push(`      ${name}: \${${configKey}}`);
+  };
+  field("url", false, "string");
+  if (server.account.token) field("token", true, "string");
+  else {
+    field("username", false, "string");
+    field("password", true, "string");
+  }
+  if (server.account.caCert) field("caCert", false, "string");
+  if (server.account.insecure) field("insecure", false, "boolean");
+  return { lines, keys };
+}
+
+/** The resources of one server's cluster (or the only one), through `provider` when given. */
+function partResources(
+  cluster: ImportedCluster,
+  server: ServerScope | undefined,
+  provider: string | undefined,
+  keys: Keys,
+  secrets: FirstRunSecret[],
+): YamlResource[] {
   const images = new Map<string, string>();
   const hosts = new Map<string, string>();
   const resources: YamlResource[] = [];
+  const take = (name: string, prefix: string) => keys.take(scopedResourceName(server, name), prefix);
+  const push = (resource: YamlResource) =>
+    resources.push(provider === undefined ? resource : { ...resource, provider });
 
   const value = (objectName: string, attribute: string, text: string): Value => {
     const source = valueSource(cluster, attribute);
     if (source !== "written") {
-      const key = `${objectName}-${attribute}`.replace(/[^A-Za-z0-9-]/g, "-");
+      const key = scopedConfigKey(server, `${objectName}-${attribute}`.replace(/[^A-Za-z0-9-]/g, "-"));
       if (!secrets.some((secret) => secret.key === key))
         secrets.push({
           key,
-          holds: `${attribute} of ${objectName}`,
+          holds: `${attribute} of ${objectName}${server === undefined ? "" : ` on ${server.name}`}`,
           ...(source === "config" ? { plain: true } : {}),
         });
       return source === "secret" ? { secretConfig: key } : { reference: key };
@@ -203,8 +320,8 @@ export function renderYamlProgram(cluster: ImportedCluster): RenderedProgram {
   const adopt = ["adopt", { reference: "adopt" }] as const;
 
   for (const [key, text] of cluster.site) {
-    resources.push({
-      key: keys.take(`site-${key}`, "site"),
+    push({
+      key: take(`site-${key}`, "site"),
       type: "xcat:index:GlobalConfAttribute",
       properties: [
         ["name", { text: key }],
@@ -214,8 +331,8 @@ export function renderYamlProgram(cluster: ImportedCluster): RenderedProgram {
   }
   for (const [name, attributes] of cluster.networks) {
     const { net = "", mask = "", ...rest } = attributes;
-    resources.push({
-      key: keys.take(name, "network"),
+    push({
+      key: take(name, "network"),
       type: "xcat:index:Network",
       properties: [
         ["name", { text: name }],
@@ -227,17 +344,17 @@ export function renderYamlProgram(cluster: ImportedCluster): RenderedProgram {
     });
   }
   for (const [name, attributes] of cluster.osimages) {
-    const key = keys.take(name, "image");
+    const key = take(name, "image");
     images.set(name, key);
-    resources.push({
+    push({
       key,
       type: "xcat:index:Osimage",
       properties: [["name", { text: name }], ["attributes", attributeMap(name, attributes)], adopt],
     });
   }
   for (const [priority, attributes] of cluster.policies) {
-    resources.push({
-      key: keys.take(`policy-${priority}`, "policy"),
+    push({
+      key: take(`policy-${priority}`, "policy"),
       type: "xcat:index:Policy",
       properties: [
         ["priority", { text: priority }],
@@ -247,15 +364,15 @@ export function renderYamlProgram(cluster: ImportedCluster): RenderedProgram {
     });
   }
   for (const [name, attributes] of cluster.groups) {
-    resources.push({
-      key: keys.take(name, "group"),
+    push({
+      key: take(name, "group"),
       type: "xcat:index:Group",
       properties: [["name", { text: name }], ["attributes", attributeMap(name, attributes)], adopt],
     });
   }
   for (const row of cluster.tableRows) {
-    resources.push({
-      key: keys.take(`${row.table}-${Object.values(row.keys).join("-")}`, "row"),
+    push({
+      key: take(`${row.table}-${Object.values(row.keys).join("-")}`, "row"),
       type: "xcat:index:TableRow",
       properties: [
         ["table", { text: row.table }],
@@ -267,15 +384,15 @@ export function renderYamlProgram(cluster: ImportedCluster): RenderedProgram {
   }
   // Racks as NodeSets: common values in attributes, each node's own in its row of the CSV file.
   for (const set of cluster.nodeSets ?? []) {
-    resources.push({
-      key: keys.take(nodeSetResourceName(set), "set"),
+    push({
+      key: take(nodeSetResourceName(set), "set"),
       type: "xcat:index:NodeSet",
       properties: [
         ["groups", set.groups],
         ...(Object.keys(set.attributes).length > 0
           ? [["attributes", attributeMap(set.name, set.attributes)] as const]
           : []),
-        ["csv", { readFile: `./${inventoryPath(set)}` }],
+        ["csv", { readFile: `./${inventoryPath(set, server?.name)}` }],
         adopt,
       ],
     });
@@ -286,9 +403,9 @@ export function renderYamlProgram(cluster: ImportedCluster): RenderedProgram {
   );
   const vmHosts = new Set(nodes.map((node) => node.attributes.vmhost).filter((host) => host !== undefined));
   for (const node of nodes) {
-    const key = keys.take(node.name, "node");
+    const key = take(node.name, "node");
     if (vmHosts.has(node.name)) hosts.set(node.name, key);
-    resources.push({
+    push({
       key,
       type: "xcat:index:Node",
       properties: [
@@ -302,8 +419,8 @@ export function renderYamlProgram(cluster: ImportedCluster): RenderedProgram {
   // The image each node booted: adopt takes over the nodes that run it without touching them.
   for (const deployment of cluster.deployments ?? []) {
     const image = images.get(deployment.osimage);
-    resources.push({
-      key: keys.take(deploymentName(deployment.osimage), "deployment"),
+    push({
+      key: take(deploymentName(deployment.osimage), "deployment"),
       type: "xcat:index:Deployment",
       properties: [
         ["nodes", { text: deploymentRange(deployment) }],
@@ -313,23 +430,5 @@ export function renderYamlProgram(cluster: ImportedCluster): RenderedProgram {
     });
   }
 
-  const lines = [
-    `# ${cluster.backend === "confluent" ? "A Confluent" : "An xCAT"} cluster imported by \`pulumi-xcat import --language yaml\`, for the native provider, whose plugin is`,
-    "# the package installed beside this file. Objects are protected (see README.md); `adopt` can go after the first `up`.",
-    "name: xcat-cluster",
-    "runtime: yaml",
-    `description: ${cluster.backend === "confluent" ? "Confluent" : "xCAT"} cluster imported by pulumi-xcat import`,
-    "plugins:",
-    "  providers:",
-    "    - name: xcat",
-    "      path: node_modules/pulumi-xcat/plugin",
-  ];
-  if (secrets.length > 0 || cluster.backend === "confluent") lines.push("config:");
-  // Project config, so every stack of this program talks to the kind of server it was read from.
-  if (cluster.backend === "confluent") lines.push(...BACKEND_CONFIG_LINES);
-  for (const secret of secrets) lines.push(`  ${yamlKey(secret.key)}:`, "    type: string");
-  lines.push("variables: { adopt: true }");
-  lines.push(resources.length > 0 ? "resources:" : "resources: {}");
-  for (const resource of resources) lines.push(...resourceLines(resource));
-  return { source: `${lines.join("\n")}\n`, secrets, files: inventoryFiles(cluster) };
+  return resources;
 }

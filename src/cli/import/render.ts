@@ -8,8 +8,9 @@ import { type Code, statement } from "./code-format";
 import { deploymentName, deploymentRange, type ImportedDeployment } from "./deployments";
 import type { FirstRunSecret } from "./first-run";
 import { inventoryCsv, inventoryPath } from "./inventory-csv";
-import type { ImportedNodeSet } from "./node-sets";
-import { type NodeEntry, type Run, runName, type Variation } from "./runs";
+import { type ImportedNodeSet, nodeSetResourceName } from "./node-sets";
+import { expandRunNames, type NodeEntry, type Run, runName, type Variation } from "./runs";
+import { connectionConfigKey, type ServerScope, scopedConfigKey, scopedResourceName } from "./server-scope";
 
 export interface ImportedCluster {
   readonly groups: ReadonlyArray<readonly [string, Readonly<Record<string, string>>]>;
@@ -37,14 +38,20 @@ export interface ImportedCluster {
   readonly nodeSets?: readonly ImportedNodeSet[];
 }
 
-/** The resource name of an imported NodeSet (its Group may have the set's own name). */
-export function nodeSetResourceName(set: Pick<ImportedNodeSet, "name">): string {
-  return `${set.name}-nodes`;
-}
+export { nodeSetResourceName };
 
 /** The inventory files of the cluster's NodeSets, path relative to the program's folder. */
-export function inventoryFiles(cluster: ImportedCluster): ProgramFile[] {
-  return (cluster.nodeSets ?? []).map((set) => ({ path: inventoryPath(set), text: inventoryCsv(set) }));
+export function inventoryFiles(cluster: ImportedCluster, server?: ServerScope): ProgramFile[] {
+  return (cluster.nodeSets ?? []).map((set) => ({
+    path: inventoryPath(set, server?.name),
+    text: inventoryCsv(set),
+  }));
+}
+
+/** A part of the program: a cluster and the server it was read from (absent: the import of one server). */
+export interface ProgramPart {
+  readonly cluster: ImportedCluster;
+  readonly server?: ServerScope;
 }
 
 /** How the program gets an attribute's value: written, from a config secret, or from plain config. */
@@ -86,6 +93,23 @@ export function isPasswordAttribute(name: string): boolean {
 }
 
 export function renderProgram(cluster: ImportedCluster): RenderedProgram {
+  return renderServersProgram([{ cluster }]);
+}
+
+/** What the parts of one program share: identifiers taken, helpers written, secrets asked for. */
+interface TypeScriptProgram {
+  readonly taken: Set<string>;
+  readonly secrets: FirstRunSecret[];
+  /** Helpers of the runs' loops already written (step, stepHex, withOverrides). */
+  readonly helpers: Set<string>;
+  readonly line: (text?: string) => void;
+}
+
+/**
+ * The index.ts of one server's cluster, or of several servers' (one `connection` each, every
+ * resource with the connection of the server it was read from: issue #36 item 3).
+ */
+export function renderServersProgram(parts: readonly ProgramPart[]): RenderedProgram {
   const taken = new Set([
     "pulumi",
     "xcat",
@@ -99,24 +123,97 @@ export function renderProgram(cluster: ImportedCluster): RenderedProgram {
     "name",
     "odd",
     "withOverrides",
+    "readFileSync",
   ]);
-  const secrets: FirstRunSecret[] = [];
+  const out: string[] = [];
+  const program: TypeScriptProgram = {
+    taken,
+    secrets: [],
+    helpers: new Set(),
+    line: (text = "") => out.push(text),
+  };
+  const { line } = program;
+  if (parts.some((part) => (part.cluster.nodeSets ?? []).length > 0))
+    line('import { readFileSync } from "node:fs";');
+  line('import * as pulumi from "@pulumi/pulumi";');
+  line('import * as xcat from "pulumi-xcat";');
+  line();
+  line("const config = new pulumi.Config();");
+  line("// Imported objects are protected: `pulumi destroy` or deleting a line fails until you remove");
+  line("// `protect` (see README.md). `adopt: true` takes each object over as it is; it can go after");
+  line("// the first `up`.");
+  line("const keep: pulumi.CustomResourceOptions = { protect: true };");
+  line("const adopt = true;");
+  // The servers' connections take their names first, so a resource named like a server is the one renamed.
+  const connections = parts.map((part) => (part.server ? identifier(part.server.name, taken) : undefined));
+  parts.forEach((part, index) => {
+    renderPart(program, part.cluster, part.server, connections[index]);
+  });
+  return {
+    source: `${out.join("\n")}\n`,
+    secrets: program.secrets,
+    files: parts.flatMap((part) => inventoryFiles(part.cluster, part.server)),
+  };
+}
+
+/** The TypeScript connection of a server: its account from config keys of its own. */
+function connectionCode(server: ServerScope): Code {
+  const key = (field: Parameters<typeof connectionConfigKey>[1]) => q(connectionConfigKey(server, field));
+  return {
+    object: [
+      ["url", `config.require(${key("url")})`],
+      ...(server.account.token
+        ? [["token", `config.requireSecret(${key("token")})`] as const]
+        : [
+            ["username", `config.require(${key("username")})`] as const,
+            ["password", `config.requireSecret(${key("password")})`] as const,
+          ]),
+      ...(server.account.caCert ? [["caCert", `config.require(${key("caCert")})`] as const] : []),
+      ...(server.account.insecure
+        ? [["insecure", `config.requireBoolean(${key("insecure")})`] as const]
+        : []),
+      ...(server.backend === "confluent" ? [["backend", q("confluent")] as const] : []),
+    ],
+  };
+}
+
+/** One server's cluster (or the only one), appended to the program. */
+function renderPart(
+  program: TypeScriptProgram,
+  cluster: ImportedCluster,
+  server: ServerScope | undefined,
+  connection: string | undefined,
+): void {
+  const { taken, secrets, line } = program;
   const images = new Map<string, string>();
   const hosts = new Map<string, string>();
   const vmHosts = new Set(
     cluster.singles.map((node) => node.attributes.vmhost).filter((h) => h !== undefined),
   );
-  const out: string[] = [];
-  const line = (text = "") => out.push(text);
+
+  if (server !== undefined && connection !== undefined) {
+    line();
+    line(
+      `// ---- ${server.name}: the ${server.backend === "confluent" ? "Confluent server" : "xCAT management node"} ` +
+        `whose objects follow, each through \`connection: ${connection}\``,
+    );
+    line(
+      `// (its account in the config keys ${connectionConfigKey(server, "url")}, ...; README.md, "First run").`,
+    );
+    line(statement("", `const ${connection}: xcat.ConnectionArgs = `, connectionCode(server)));
+  }
+  const withConnection = (entries: ReadonlyArray<readonly [string, Code]>): Code => ({
+    object: connection === undefined ? entries : [...entries, ["connection", connection] as const],
+  });
 
   const value = (objectName: string, attribute: string, text: string): string => {
     const source = valueSource(cluster, attribute);
     if (source !== "written") {
-      const key = `${objectName}-${attribute}`.replace(/[^A-Za-z0-9-]/g, "-");
+      const key = scopedConfigKey(server, `${objectName}-${attribute}`.replace(/[^A-Za-z0-9-]/g, "-"));
       if (!secrets.some((secret) => secret.key === key))
         secrets.push({
           key,
-          holds: `${attribute} of ${objectName}`,
+          holds: `${attribute} of ${objectName}${server === undefined ? "" : ` on ${server.name}`}`,
           ...(source === "config" ? { plain: true } : {}),
         });
       return source === "secret" ? `config.requireSecret(${q(key)})` : `config.require(${q(key)})`;
@@ -128,31 +225,37 @@ export function renderProgram(cluster: ImportedCluster): RenderedProgram {
   const attributeMap = (objectName: string, attributes: Readonly<Record<string, string>>): Code => ({
     object: Object.entries(attributes).map(([name, text]) => [prop(name), value(objectName, name, text)]),
   });
-  const resource = (head: string, type: string, name: string, args: Code) =>
-    line(statement("", head, { call: `new xcat.${type}`, args: [q(name), args, "keep"] }));
+  /**
+   * A resource statement. `objectName`: the object's name on its server, for the kinds whose
+   * resource name is their object's unless `name` says otherwise; given as `name` when a clash
+   * across servers suffixed the resource name.
+   */
+  const resource = (
+    head: string,
+    type: string,
+    base: string,
+    entries: ReadonlyArray<readonly [string, Code]>,
+    objectName?: string,
+  ) => {
+    const name = scopedResourceName(server, base);
+    const named = objectName !== undefined && name !== base ? [["name", q(objectName)] as const] : [];
+    line(
+      statement("", head, {
+        call: `new xcat.${type}`,
+        args: [q(name), withConnection([...named, ...entries]), "keep"],
+      }),
+    );
+  };
 
   const sets = cluster.nodeSets ?? [];
-  if (sets.length > 0) line('import { readFileSync } from "node:fs";');
-  line('import * as pulumi from "@pulumi/pulumi";');
-  line('import * as xcat from "pulumi-xcat";');
-  line();
-  line("const config = new pulumi.Config();");
-  line("// Imported objects are protected: `pulumi destroy` or deleting a line fails until you remove");
-  line("// `protect` (see README.md). `adopt: true` takes each object over as it is; it can go after");
-  line("// the first `up`.");
-  line("const keep: pulumi.CustomResourceOptions = { protect: true };");
-  line("const adopt = true;");
-
   if (cluster.site.length > 0) {
     line();
     line("// Site settings (the site table) that differ from a fresh management node.");
     for (const [key, text] of cluster.site) {
-      resource("", "GlobalConfAttribute", `site-${key}`, {
-        object: [
-          ["name", q(key)],
-          ["value", value("site", key, text)],
-        ],
-      });
+      resource("", "GlobalConfAttribute", `site-${key}`, [
+        ["name", q(key)],
+        ["value", value("site", key, text)],
+      ]);
     }
   }
   if (cluster.networks.length > 0) {
@@ -160,14 +263,18 @@ export function renderProgram(cluster: ImportedCluster): RenderedProgram {
     line("// Networks.");
     for (const [name, attributes] of cluster.networks) {
       const { net = "", mask = "", ...rest } = attributes;
-      resource("", "Network", name, {
-        object: [
+      resource(
+        "",
+        "Network",
+        name,
+        [
           ["net", q(net)],
           ["mask", q(mask)],
           ...(Object.keys(rest).length > 0 ? [["attributes", attributeMap(name, rest)] as const] : []),
           ["adopt", "adopt"],
         ],
-      });
+        name,
+      );
     }
   }
   if (cluster.osimages.length > 0) {
@@ -176,37 +283,43 @@ export function renderProgram(cluster: ImportedCluster): RenderedProgram {
     for (const [name, attributes] of cluster.osimages) {
       const id = identifier(name, taken);
       images.set(name, id);
-      resource(`const ${id} = `, "Osimage", name, {
-        object: [
+      resource(
+        `const ${id} = `,
+        "Osimage",
+        name,
+        [
           ["attributes", attributeMap(name, attributes)],
           ["adopt", "adopt"],
         ],
-      });
+        name,
+      );
     }
   }
   if (cluster.policies.length > 0) {
     line();
     line("// Policy rows (who may run what) that differ from a fresh management node.");
     for (const [priority, attributes] of cluster.policies) {
-      resource("", "Policy", `policy-${priority}`, {
-        object: [
-          ["priority", q(priority)],
-          ["attributes", attributeMap(`policy-${priority}`, attributes)],
-          ["adopt", "adopt"],
-        ],
-      });
+      resource("", "Policy", `policy-${priority}`, [
+        ["priority", q(priority)],
+        ["attributes", attributeMap(`policy-${priority}`, attributes)],
+        ["adopt", "adopt"],
+      ]);
     }
   }
   if (cluster.groups.length > 0) {
     line();
     line("// Groups: values their member nodes inherit, in the order of each node's `groups`.");
     for (const [name, attributes] of cluster.groups) {
-      resource("", "Group", name, {
-        object: [
+      resource(
+        "",
+        "Group",
+        name,
+        [
           ["attributes", attributeMap(name, attributes)],
           ["adopt", "adopt"],
         ],
-      });
+        name,
+      );
     }
   }
   if (cluster.tableRows.length > 0) {
@@ -216,36 +329,32 @@ export function renderProgram(cluster: ImportedCluster): RenderedProgram {
       const map = (record: Readonly<Record<string, string>>): Code => ({
         object: Object.entries(record).map(([column, text]) => [prop(column), q(text)]),
       });
-      resource("", "TableRow", `${row.table}-${Object.values(row.keys).join("-")}`, {
-        object: [
-          ["table", q(row.table)],
-          ["keys", map(row.keys)],
-          ["values", map(row.values)],
-          ["adopt", "adopt"],
-        ],
-      });
+      resource("", "TableRow", `${row.table}-${Object.values(row.keys).join("-")}`, [
+        ["table", q(row.table)],
+        ["keys", map(row.keys)],
+        ["values", map(row.values)],
+        ["adopt", "adopt"],
+      ]);
     }
   }
 
   if (sets.length > 0) {
     line();
     line("// Racks as NodeSets: what every node of a rack holds in `attributes`, each node's own values in");
-    line("// its row of inventory/<rack>.csv (header node,<attribute>,...).");
+    line(`// its row of ${inventoryPath({ name: "<rack>" }, server?.name)} (header node,<attribute>,...).`);
     for (const set of sets) {
-      resource("", "NodeSet", nodeSetResourceName(set), {
-        object: [
-          ["groups", stringArray(set.groups)],
-          ...(Object.keys(set.attributes).length > 0
-            ? [["attributes", attributeMap(set.name, set.attributes)] as const]
-            : []),
-          ["csv", `readFileSync(${q(inventoryPath(set))}, "utf8")`],
-          ["adopt", "adopt"],
-        ],
-      });
+      resource("", "NodeSet", nodeSetResourceName(set), [
+        ["groups", stringArray(set.groups)],
+        ...(Object.keys(set.attributes).length > 0
+          ? [["attributes", attributeMap(set.name, set.attributes)] as const]
+          : []),
+        ["csv", `readFileSync(${q(inventoryPath(set, server?.name))}, "utf8")`],
+        ["adopt", "adopt"],
+      ]);
     }
   }
 
-  renderRuns(cluster.runs, line, value, taken);
+  renderRuns(cluster.runs, program, value, server, connection);
 
   if (cluster.singles.length > 0) {
     line();
@@ -254,19 +363,17 @@ export function renderProgram(cluster: ImportedCluster): RenderedProgram {
       (a, b) => Number(a.attributes.vmhost !== undefined) - Number(b.attributes.vmhost !== undefined),
     );
     for (const node of ordered) {
-      const args: Code = {
-        object: [
-          ["groups", stringArray(node.groups)],
-          ["attributes", attributeMap(node.name, node.attributes)],
-          ["adopt", "adopt"],
-        ],
-      };
+      const entries = [
+        ["groups", stringArray(node.groups)],
+        ["attributes", attributeMap(node.name, node.attributes)],
+        ["adopt", "adopt"],
+      ] as const;
       if (vmHosts.has(node.name)) {
         const id = identifier(node.name, taken);
         hosts.set(node.name, id);
-        resource(`const ${id} = `, "Node", node.name, args);
+        resource(`const ${id} = `, "Node", node.name, entries, node.name);
       } else {
-        resource("", "Node", node.name, args);
+        resource("", "Node", node.name, entries, node.name);
       }
     }
   }
@@ -276,16 +383,13 @@ export function renderProgram(cluster: ImportedCluster): RenderedProgram {
     line("// that run it as deployed, without touching them. A new osimage here deploys it onto them.");
     for (const deployment of cluster.deployments ?? []) {
       const image = images.get(deployment.osimage);
-      resource("", "Deployment", deploymentName(deployment.osimage), {
-        object: [
-          ["nodes", q(deploymentRange(deployment))],
-          ["osimage", image ? `${image}.name` : q(deployment.osimage)],
-          ["adopt", "adopt"],
-        ],
-      });
+      resource("", "Deployment", deploymentName(deployment.osimage), [
+        ["nodes", q(deploymentRange(deployment))],
+        ["osimage", image ? `${image}.name` : q(deployment.osimage)],
+        ["adopt", "adopt"],
+      ]);
     }
   }
-  return { source: `${out.join("\n")}\n`, secrets, files: inventoryFiles(cluster) };
 }
 
 function prop(name: string): string {
@@ -303,10 +407,18 @@ function stringArray(values: readonly string[]): Code {
  */
 function renderRuns(
   runs: readonly Run[],
-  line: (text?: string) => void,
+  program: TypeScriptProgram,
   value: (objectName: string, attribute: string, text: string) => string,
-  taken: Set<string>,
+  server: ServerScope | undefined,
+  connection: string | undefined,
 ): void {
+  const { line, taken, helpers } = program;
+  /** True the first time a helper is asked for: helpers are written once per program. */
+  const once = (helper: string) => {
+    if (helpers.has(helper)) return false;
+    helpers.add(helper);
+    return true;
+  };
   const shapes = new Map<string, Run[]>();
   for (const run of runs) {
     const constants = Object.entries(run.attributes).map(([name, v]) => [
@@ -323,19 +435,21 @@ function renderRuns(
   const odd = runs.flatMap((run) => Object.entries(run.overrides));
   line();
   line("// Regular runs of nodes: names and values step together with the node number.");
-  line("type Step = readonly [prefix: string, first: number];");
-  if (kinds.has("step"))
+  if (once("Step")) line("type Step = readonly [prefix: string, first: number];");
+  if (kinds.has("step") && once("step"))
     line("const step = ([prefix, first]: Step, i: number) => prefix + String(first + i);");
-  if (kinds.has("hex")) {
+  if (kinds.has("hex") && once("stepHex")) {
     line("const stepHex = ([prefix, first]: Step, i: number) =>");
     line('  prefix + (first + i).toString(16).padStart(2, "0");');
   }
   const oddGroups = odd.some(([, override]) => override.groups !== undefined);
+  // One map of odd nodes per server: two servers may both have an odd r01n07.
+  const oddMap = server === undefined ? "odd" : identifier(`odd-${server.name}`, taken);
   if (odd.length > 0) {
     line();
     line("// Nodes that differ from their run: their own values (null: the node has none of the run's).");
     line(
-      statement("", "const odd: Record<string, { groups?: string[]; attributes: Overrides }> = ", {
+      statement("", `const ${oddMap}: Record<string, { groups?: string[]; attributes: Overrides }> = `, {
         object: odd.map(([name, override]) => [
           prop(name),
           {
@@ -355,15 +469,17 @@ function renderRuns(
         ]),
       }),
     );
-    line("type Overrides = Record<string, pulumi.Input<string> | null>;");
-    line("function withOverrides(values: Record<string, pulumi.Input<string>>, own: Overrides = {}) {");
-    line("  const merged: Record<string, pulumi.Input<string>> = { ...values };");
-    line("  for (const [attribute, value] of Object.entries(own)) {");
-    line("    if (value === null) delete merged[attribute];");
-    line("    else merged[attribute] = value;");
-    line("  }");
-    line("  return merged;");
-    line("}");
+    if (once("withOverrides")) {
+      line("type Overrides = Record<string, pulumi.Input<string> | null>;");
+      line("function withOverrides(values: Record<string, pulumi.Input<string>>, own: Overrides = {}) {");
+      line("  const merged: Record<string, pulumi.Input<string>> = { ...values };");
+      line("  for (const [attribute, value] of Object.entries(own)) {");
+      line("    if (value === null) delete merged[attribute];");
+      line("    else merged[attribute] = value;");
+      line("  }");
+      line("  return merged;");
+      line("}");
+    }
   }
   for (const group of shapes.values()) {
     const sample = group[0] as Run;
@@ -410,21 +526,28 @@ function renderRuns(
       }),
     };
     const groups = sameGroups ? JSON.stringify(sample.groups) : "run.groups";
+    // A node name another server's part also takes: every node of this loop gets the server's
+    // suffix in its resource name (the node keeps its name on the server).
+    const suffixed =
+      server !== undefined &&
+      group.some((run) => expandRunNames(run).some((name) => scopedResourceName(server, name) !== name));
     line(
       statement(indent, "", {
         call: "new xcat.Node",
         args: [
-          "name",
+          suffixed ? `name + ${q(`-${server.name}`)}` : "name",
           {
             object: [
-              ["groups", odd.length > 0 && oddGroups ? `odd[name]?.groups ?? ${groups}` : groups],
+              ...(suffixed ? [["name", "name"] as const] : []),
+              ["groups", odd.length > 0 && oddGroups ? `${oddMap}[name]?.groups ?? ${groups}` : groups],
               [
                 "attributes",
                 odd.length > 0
-                  ? { call: "withOverrides", args: [attributes, "odd[name]?.attributes"] }
+                  ? { call: "withOverrides", args: [attributes, `${oddMap}[name]?.attributes`] }
                   : attributes,
               ],
               ["adopt", "adopt"],
+              ...(connection !== undefined ? [["connection", connection] as const] : []),
             ],
           },
           "keep",

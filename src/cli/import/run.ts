@@ -39,9 +39,18 @@ import {
 } from "./findings";
 import { firstRunLines, type ImportConnection } from "./first-run";
 import { groupIntoSets } from "./node-sets";
-import { type ImportedCluster, type RenderedProgram, renderProgram, valueSource } from "./render";
-import { BACKEND_CONFIG_LINES, expandRun, renderYamlProgram } from "./render-yaml";
+import {
+  type ImportedCluster,
+  type ProgramPart,
+  type RenderedProgram,
+  renderProgram,
+  renderServersProgram,
+  valueSource,
+} from "./render";
+import { BACKEND_CONFIG_LINES, expandRun, renderYamlProgram, renderYamlServersProgram } from "./render-yaml";
 import { findRuns } from "./runs";
+import { collidingNames } from "./server-scope";
+import { serversReadme } from "./servers-readme";
 
 const KINDS = ["nodes", "groups", "osimages", "networks", "policy", "site"] as const;
 
@@ -63,6 +72,21 @@ Connection (like the provider; flags win over XCAT_* variables):
                           and groups (--url its /confluent-api) for a program whose
                           Pulumi.yaml sets xcat:backend confluent (XCAT_BACKEND)
 
+Several servers in one program (xCAT management nodes and Confluent servers mixed):
+  give --url once per server. The connection flags after a --url are that server's
+  own (its account, certificate, --backend); those before the first --url, and the
+  XCAT_* variables, hold for every server. The program gets one explicit provider
+  (yaml) or connection (typescript) per server, each resource through the one of the
+  server it was read from, each server's account in config keys of its own
+  (<name>-url, <name>-username, <name>-password as a secret); a resource name two
+  servers share gets -<name> (the object keeps its name on its server).
+  --name NAME             after a --url: that server's name in the program (default
+                          mn1, mn2, ... for xCAT, confluent1, ... for Confluent;
+                          mn and confluent when there is one of the kind)
+  Example: --url https://mn1/xcatws --password-file mn1.pw
+           --url https://mn2/xcatws --name hall2 --password-file mn2.pw
+           --url https://cf/confluent-api --backend confluent --password-file cf.pw
+
 Scope:
   --out DIR               where to write the project (required)
   --noderange RANGE       nodes to take (a noderange or groups; default all)
@@ -77,7 +101,9 @@ Scope:
                           YAML program for the native provider pulumi-resource-xcat)
   --grain GRAIN           node: one Node resource per node; set: one NodeSet per rack,
                           each node's own values in inventory/<rack>.csv beside the
-                          program (default: set for yaml, node for typescript; xcat only)
+                          program (default: set for yaml, node for typescript; xcat only:
+                          with several servers a Confluent server's nodes stay Nodes, and
+                          each server's CSVs go to inventory/<name>/)
   --package-spec SPEC     how package.json (or, for yaml, the plugin install line) names
                           pulumi-xcat (default: this package's
                           directory, as file:, since pulumi-xcat is not published)
@@ -86,7 +112,10 @@ Scope:
 
 interface ImportArgs {
   out: string;
+  /** The connection of the first (or only) server: its flags over the XCAT_* variables. */
   env: NodeJS.ProcessEnv;
+  /** Every server given, in the order given; one when no --url or one --url. */
+  servers: ImportServer[];
   noderange?: string;
   kinds: Set<string>;
   with: Set<string>;
@@ -107,7 +136,10 @@ export const IMPORT_LANGUAGES = ["typescript", "yaml"] as const;
 export type ImportLanguage = (typeof IMPORT_LANGUAGES)[number];
 
 export function parseImportArgs(argv: readonly string[], env: NodeJS.ProcessEnv): ImportArgs | "help" {
-  const merged: NodeJS.ProcessEnv = { ...env };
+  // Connection flags before the first --url hold for every server; after a --url, for that one.
+  const shared: NodeJS.ProcessEnv = {};
+  const given: { env: NodeJS.ProcessEnv; name?: string }[] = [];
+  const connectionOf = () => given[given.length - 1]?.env ?? shared;
   const parsed: Partial<ImportArgs> & { exclude: RegExp[] } = { exclude: [], tables: [] };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i] as string;
@@ -121,25 +153,32 @@ export function parseImportArgs(argv: readonly string[], env: NodeJS.ProcessEnv)
       case "-h":
         return "help";
       case "--url":
-        merged.XCAT_URL = next();
+        given.push({ env: { XCAT_URL: next() } });
         break;
+      case "--name": {
+        const server = given[given.length - 1];
+        if (server === undefined)
+          throw new Error("--name names the server of the --url before it: give --url first");
+        server.name = serverName(next());
+        break;
+      }
       case "--username":
-        merged.XCAT_USERNAME = next();
+        connectionOf().XCAT_USERNAME = next();
         break;
       case "--password-file":
-        merged.XCAT_PASSWORD = readFileSync(next(), "utf8").trim();
+        connectionOf().XCAT_PASSWORD = readFileSync(next(), "utf8").trim();
         break;
       case "--ca-cert":
-        merged.XCAT_CA_CERT = next();
+        connectionOf().XCAT_CA_CERT = next();
         break;
       case "--insecure":
-        merged.XCAT_INSECURE = "true";
+        connectionOf().XCAT_INSECURE = "true";
         break;
       case "--backend": {
         const backend = next();
         if (backend !== "xcat" && backend !== "confluent")
           throw new Error(`--backend: '${backend}' is not one of xcat, confluent`);
-        merged.XCAT_BACKEND = backend;
+        connectionOf().XCAT_BACKEND = backend;
         break;
       }
       case "--out":
@@ -199,16 +238,20 @@ export function parseImportArgs(argv: readonly string[], env: NodeJS.ProcessEnv)
     }
   }
   if (parsed.out === undefined) throw new Error("--out DIR is required (see pulumi-xcat import --help)");
+  const servers = importServers(env, shared, given);
+  const merged = (servers[0] as ImportServer).env;
   const language = parsed.language ?? "typescript";
+  const confluentOnly = servers.every((server) => server.env.XCAT_BACKEND === "confluent");
   // YAML has no loops: a NodeSet per rack keeps the program short. TypeScript writes racks as loops.
-  const grain = parsed.grain ?? (language === "yaml" && merged.XCAT_BACKEND !== "confluent" ? "set" : "node");
-  if (grain === "set" && merged.XCAT_BACKEND === "confluent")
+  const grain = parsed.grain ?? (language === "yaml" && !confluentOnly ? "set" : "node");
+  if (grain === "set" && confluentOnly)
     throw new Error(
       "--grain set: pulumi-xcat import does not write NodeSets from a Confluent server yet (issue #38); use --grain node",
     );
   return {
     out: parsed.out,
     env: merged,
+    servers,
     ...(parsed.noderange !== undefined ? { noderange: parsed.noderange } : {}),
     kinds: parsed.kinds ?? new Set(KINDS),
     with: parsed.with ?? new Set(),
@@ -221,7 +264,59 @@ export function parseImportArgs(argv: readonly string[], env: NodeJS.ProcessEnv)
   };
 }
 
+/** One server an import reads: its name in the program and its connection (flags over XCAT_* variables). */
+export interface ImportServer {
+  readonly name: string;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** A server name usable as it is in config keys, YAML keys and TypeScript identifiers. */
+function serverName(name: string): string {
+  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(name))
+    throw new Error(`--name: '${name}' must start with a letter and hold only letters and digits`);
+  return name;
+}
+
+/**
+ * The servers of the command line, each with its connection: the variables, then the flags before
+ * the first --url, then its own. Unnamed servers are named by kind (mn, confluent), numbered when
+ * there are several of the kind. No --url: the one server XCAT_URL names.
+ */
+function importServers(
+  env: NodeJS.ProcessEnv,
+  shared: NodeJS.ProcessEnv,
+  given: readonly { env: NodeJS.ProcessEnv; name?: string }[],
+): ImportServer[] {
+  const list = given.length > 0 ? given : [{ env: {} }];
+  const withEnv = list.map((server) => ({ ...server, env: { ...env, ...shared, ...server.env } }));
+  const kindOf = (server: { env: NodeJS.ProcessEnv }) =>
+    server.env.XCAT_BACKEND === "confluent" ? "confluent" : "mn";
+  const counts = new Map<string, number>();
+  for (const server of withEnv) counts.set(kindOf(server), (counts.get(kindOf(server)) ?? 0) + 1);
+  const numbered = new Map<string, number>();
+  const servers = withEnv.map((server) => {
+    const kind = kindOf(server);
+    const n = (numbered.get(kind) ?? 0) + 1;
+    numbered.set(kind, n);
+    return { name: server.name ?? ((counts.get(kind) ?? 0) > 1 ? `${kind}${n}` : kind), env: server.env };
+  });
+  const seen = new Map<string, string>();
+  for (const server of servers) {
+    const other = seen.get(server.name);
+    if (other !== undefined)
+      throw new Error(
+        `--name: two servers are named '${server.name}' (${other} and ${server.env.XCAT_URL}); name them apart`,
+      );
+    seen.set(server.name, server.env.XCAT_URL ?? "");
+  }
+  const urls = servers.map((server) => server.env.XCAT_URL);
+  const twice = urls.find((url, i) => url !== undefined && urls.indexOf(url) !== i);
+  if (twice !== undefined) throw new Error(`--url ${twice} is given twice: each server once`);
+  return servers;
+}
+
 const progress = (text: string) => process.stderr.write(`pulumi-xcat import: ${text}\n`);
+const defaultProgress = progress;
 
 export async function run(argv: readonly string[]): Promise<number> {
   const args = parseImportArgs(argv, process.env);
@@ -230,6 +325,7 @@ export async function run(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const started = Date.now();
+  if (args.servers.length > 1) return runServers(args, started);
   const settings = settingsFrom(() => undefined, args.env);
   if (settings.connection?.backend === "confluent") return runConfluent(args, settings, started);
   const client = new XcatClient(clientOptionsFor(settings.connection, settings));
@@ -299,6 +395,115 @@ async function runConfluent(args: ImportArgs, settings: ProviderSettings, starte
   }
 }
 
+/** What one server of several gave the import. */
+interface ServerRead extends ReadResult {
+  readonly server: ImportServer;
+  readonly connection: ImportConnection;
+}
+
+/**
+ * The import of several servers into one program (issue #36 item 3): each is read as an import
+ * of it alone would read it (xCAT or Confluent, the grain per server: Confluent takes no NodeSet),
+ * then one program is written with one provider or connection per server (server-scope.ts).
+ */
+async function runServers(args: ImportArgs, started: number): Promise<number> {
+  const reads: ServerRead[] = [];
+  for (const server of args.servers) reads.push(await readServer(args, server));
+  const colliding = collidingNames(reads.map((read) => read.cluster));
+  const parts: ProgramPart[] = reads.map((read) => ({
+    cluster: read.cluster,
+    server: {
+      name: read.server.name,
+      backend: read.connection.backend ?? "xcat",
+      colliding,
+      account: {
+        token: read.connection.token === true,
+        caCert: read.connection.caCert !== undefined,
+        insecure: read.connection.insecure === true,
+      },
+    },
+  }));
+  const program = args.language === "yaml" ? renderYamlServersProgram(parts) : renderServersProgram(parts);
+  mkdirSync(args.out, { recursive: true });
+  writeServersProject(args, program, reads);
+  const way = args.language === "yaml" ? "provider" : "connection";
+  for (const read of reads) {
+    const files = (read.cluster.nodeSets ?? []).length;
+    progress(
+      `${read.server.name}: ${read.connection.url} (${read.connection.backend ?? "xcat"}), ${way} ${read.server.name}` +
+        (files > 0 ? `, ${files} NodeSets with their CSVs in inventory/${read.server.name}/` : ""),
+    );
+    for (const item of read.left) progress(`  left out: ${item}`);
+    for (const finding of read.findings) progress(`  worth a look: ${finding.text}`);
+  }
+  if (colliding.size > 0)
+    progress(
+      `names on more than one server, each given -<server> in its resource name: ${[...colliding].sort().join(", ")}`,
+    );
+  progress(`wrote ${args.out} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return 0;
+}
+
+/** One server of several, read as its import alone would read it. */
+async function readServer(args: ImportArgs, server: ImportServer): Promise<ServerRead> {
+  const say = (text: string) => progress(`${server.name}: ${text}`);
+  const settings = settingsFrom(() => undefined, server.env);
+  const connection = settings.connection;
+  if (connection === undefined) throw new Error(`server ${server.name}: no URL`);
+  if (connection.backend === "confluent") {
+    if (!connection.username || !connection.password)
+      throw new Error(
+        `server ${server.name} (${connection.url}): Confluent takes a user and password: give --username and --password-file after its --url`,
+      );
+    const client = new ConfluentClient(
+      confluentClientOptionsOf(connection, connection.username, connection.password, settings.urlAsGiven),
+    );
+    try {
+      const excluded = (name: string) => args.exclude.some((pattern) => pattern.test(name));
+      const { cluster, left } = await readConfluentCluster(
+        client,
+        { noderange: args.noderange, excluded, kinds: args.kinds },
+        say,
+      );
+      if (args.grain === "set")
+        left.push("NodeSets: Confluent does not serve NodeSet yet (issue #38): its nodes are Nodes");
+      return {
+        server,
+        cluster,
+        left,
+        findings: [],
+        connection: {
+          url: connection.url,
+          username: connection.username,
+          caCert: connection.caCert,
+          insecure: connection.insecure,
+          backend: "confluent",
+        },
+      };
+    } finally {
+      await client.close();
+    }
+  }
+  const client = new XcatClient(clientOptionsFor(connection, settings));
+  try {
+    const read = await readCluster(client, args, say);
+    return {
+      ...read,
+      server,
+      cluster: args.grain === "set" ? asNodeSets(read.cluster) : read.cluster,
+      connection: {
+        url: connection.url,
+        username: connection.username,
+        caCert: connection.caCert,
+        insecure: connection.insecure,
+        token: connection.token !== undefined && connection.password === undefined,
+      },
+    };
+  } finally {
+    await client.close();
+  }
+}
+
 /**
  * The cluster with its racks as NodeSets (node-sets.ts); the nodes that stay Nodes are found runs
  * in again. A node holding a value the program takes from stack config stays a Node.
@@ -319,7 +524,11 @@ export interface ReadResult {
   readonly findings: Finding[];
 }
 
-async function readCluster(client: XcatClient, args: ImportArgs): Promise<ReadResult> {
+async function readCluster(
+  client: XcatClient,
+  args: ImportArgs,
+  progress: (text: string) => void = defaultProgress,
+): Promise<ReadResult> {
   const excluded = (name: string) => args.exclude.some((pattern) => pattern.test(name));
   const left: string[] = [];
   const wanted = (kind: string) => {
@@ -511,24 +720,54 @@ function writeProject(
   };
   for (const extra of program.files ?? []) file(extra.path, extra.text);
   if (args.language === "yaml") file("Pulumi.yaml", program.source);
-  else writeTypeScriptProject(args, program, cluster, file);
+  else writeTypeScriptProject(args, program, cluster.backend ?? "xcat", file);
   file("README.md", readme(args, connection, program, cluster, left, findings));
+}
+
+/** The project of several servers: no stack-wide connection, each server's in its own config keys. */
+function writeServersProject(args: ImportArgs, program: RenderedProgram, reads: readonly ServerRead[]): void {
+  const file = (name: string, text: string) => {
+    mkdirSync(dirname(join(args.out, name)), { recursive: true });
+    writeFileSync(join(args.out, name), text);
+  };
+  for (const extra of program.files ?? []) file(extra.path, extra.text);
+  if (args.language === "yaml") file("Pulumi.yaml", program.source);
+  else writeTypeScriptProject(args, program, "several", file);
+  file(
+    "README.md",
+    serversReadme({
+      out: args.out,
+      language: args.language,
+      packageSpec: args.packageSpec,
+      includeDefaults: args.includeDefaults,
+      secrets: program.secrets,
+      servers: reads.map((read) => ({
+        name: read.server.name,
+        connection: read.connection,
+        cluster: read.cluster,
+        left: read.left,
+        findings: read.findings,
+      })),
+    }),
+  );
 }
 
 /** Pulumi.yaml, package.json, tsconfig.json and index.ts of the TypeScript project. */
 function writeTypeScriptProject(
   args: ImportArgs,
   program: RenderedProgram,
-  cluster: ImportedCluster,
+  servers: "xcat" | "confluent" | "several",
   file: (name: string, text: string) => void,
 ): void {
-  const confluent = cluster.backend === "confluent";
+  const confluent = servers === "confluent";
   file(
     "Pulumi.yaml",
     [
       "name: xcat-cluster",
       "runtime: nodejs",
-      `description: ${confluent ? "Confluent" : "xCAT"} cluster imported by pulumi-xcat import`,
+      servers === "several"
+        ? "description: xCAT and Confluent servers imported in one run by pulumi-xcat import"
+        : `description: ${confluent ? "Confluent" : "xCAT"} cluster imported by pulumi-xcat import`,
       ...(confluent ? ["config:", ...BACKEND_CONFIG_LINES] : []),
       "",
     ].join("\n"),

@@ -96,6 +96,13 @@ export function runName(run: Pick<Run, "prefix" | "suffix" | "width">, number: n
   return `${run.prefix}${String(number).padStart(run.width, "0")}${run.suffix}`;
 }
 
+/** The names of a run's nodes, in order. */
+export function expandRunNames(run: Pick<Run, "prefix" | "suffix" | "width" | "first" | "last">): string[] {
+  const names: string[] = [];
+  for (let n = run.first; n <= run.last; n++) names.push(runName(run, n));
+  return names;
+}
+
 /** The value a variation gives the node at `index` of its run. */
 export function valueAt(variation: Variation, index: number): string {
   switch (variation.kind) {
