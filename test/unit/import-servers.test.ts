@@ -141,7 +141,9 @@ describe("pulumi-xcat import with several --url", () => {
     );
     expect(() =>
       parseImportArgs(["--out", "x", "--grain", "set", "--url", "https://cf", "--backend", "confluent"], {}),
-    ).toThrow("--grain set: the Confluent backend does not serve NodeSet yet (issue #38); use --grain node");
+    ).toThrow(
+      "--grain set: pulumi-xcat import does not write NodeSets from a Confluent server yet (issue #38); use --grain node",
+    );
   });
 
   it("suffixes only the names more than one server takes", () => {
