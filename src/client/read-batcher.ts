@@ -20,6 +20,9 @@
  * refresh, or the read-backs of a roll, share requests. A group's names count in the rent-or-buy
  * cost like a batch's, but a group is one read for the rate trigger, never one per name: a lone
  * rack of 40 nodes would otherwise look like 40 cold reads at once and read a 10,000-node type.
+ * Groups read cold also buy the whole type once their names reach an eighth of it (see
+ * GROUP_COVERAGE_TO_BUY): a refresh of a cluster kept as NodeSets reads it after a few merged
+ * reads, not after ~15.
  *
  * Whole-type reads pay off only while this client writes nothing that makes them stale: cold
  * batches sent before this client's last write to the whole type (a noderange or group write, a
@@ -118,6 +121,21 @@ const COST = {
  */
 const GROUPS_PER_BATCH = 100;
 
+/**
+ * Groups read cold (a refresh of NodeSets) buy the whole type once their names reach 1/8 of it
+ * (1/GROUP_COVERAGE_TO_BUY): 1,250 of 10,000 nodes, about 31 racks of 40. The cost rule alone
+ * waits until the merged group reads have cost what the whole type costs, ~15 reads of 8 racks at
+ * the engine's 8 steps and more where fewer racks meet in one read (the plain emulator's fast
+ * answers: 23), which a refresh of a cluster kept as NodeSets pays every time. Sets name their
+ * nodes in bulk, so a stack whose sets have already named an eighth of the type most likely
+ * manages the cluster; reading the rest by name would cost at least 0.01 per name against
+ * 0.006 per object of the whole type, plus a request per merged read. The price when it does not
+ * (a stack of sets holding 1/8 to ~2/3 of the type): one whole-type read more than needed, at
+ * 10,000 nodes ~61 base costs (~18 s of a real management node's CPU, xcat-behavior.md §10),
+ * once per refresh. A lone set, and a few racks of a large cluster, never come near it.
+ */
+const GROUP_COVERAGE_TO_BUY = 8;
+
 /** The entries of `objects` named in `names`. */
 function pick<T>(objects: ReadonlyMap<string, T>, names: readonly string[]): Map<string, T> {
   const found = new Map<string, T>();
@@ -157,8 +175,16 @@ export class ReadBatcher<T> {
   readonly #groups: Coalescer<readonly string[], ReadonlyMap<string, T>>;
   /** Time the last ALLRESOURCES read took; a slow one is kept longer. */
   #allDurationMs = 0;
-  /** Cold batches sent recently: when, at which write sequence number, and how many names. */
-  #coldBatches: { readonly at: number; readonly seq: number; readonly names: number }[] = [];
+  /**
+   * Cold batches sent recently: when, at which write sequence number, how many names, and whether
+   * they were groups (a NodeSet's nodes) or single reads.
+   */
+  #coldBatches: {
+    readonly at: number;
+    readonly seq: number;
+    readonly names: number;
+    readonly group: boolean;
+  }[] = [];
   /** Objects of the type, when known, and when learned. */
   #typeSize: { readonly count: number; readonly at: number } | undefined;
   #sizeProbe: Promise<void> | undefined;
@@ -252,7 +278,10 @@ export class ReadBatcher<T> {
     // groups (a refresh) may start one, and only by cost.
     const cold = now - written.at >= this.#rateWindowMs;
     const canStartAll =
-      cold && this.#allFetch === undefined && now >= this.#allPausedUntil && this.#wholeTypeIsCheaper(now);
+      cold &&
+      this.#allFetch === undefined &&
+      now >= this.#allPausedUntil &&
+      this.#wholeTypeIsCheaper(now, { groups: true });
     const snapshot = this.#snapshot;
     if (
       snapshot !== undefined &&
@@ -292,7 +321,7 @@ export class ReadBatcher<T> {
   async #fetchGroups(groups: readonly (readonly string[])[]): Promise<Outcome<ReadonlyMap<string, T>>[]> {
     const union = [...new Set(groups.flat())];
     this.stats.groupBatches += 1;
-    this.#recordCold(union);
+    this.#recordCold(union, true);
     const fetch = this.#options.fetchGroup ?? this.#options.fetchMany;
     // The write log only grows, so a fetch starting now is fresh enough for every waiting group.
     const objects = await fetch(union);
@@ -301,10 +330,12 @@ export class ReadBatcher<T> {
 
   /**
    * True when the cold batches sent recently have cost about what one read of the whole type
-   * costs, so the rest of what looks like a refresh should come from one. Asks for the size of the
-   * type (once, in the background) after a few cold batches.
+   * costs, so the rest of what looks like a refresh should come from one; for a cold group read
+   * (`groups`), also when cold groups have named an eighth of the type (GROUP_COVERAGE_TO_BUY).
+   * Single reads keep the cost rule alone: they are a Node's, or a name-service step's after a
+   * write. Asks for the size of the type (once, in the background) after a few cold batches.
    */
-  #wholeTypeIsCheaper(now: number): boolean {
+  #wholeTypeIsCheaper(now: number, { groups = false }: { groups?: boolean } = {}): boolean {
     const cutoff = now - this.#costWindowMs;
     while ((this.#coldBatches[0]?.at ?? now) < cutoff) this.#coldBatches.shift();
     // A whole-type read made before this client's own write to the whole type would be stale:
@@ -321,8 +352,15 @@ export class ReadBatcher<T> {
       if (size === undefined) return false;
     }
     let spent = 0;
-    for (const batch of this.#coldBatches) spent += 1 + batch.names * COST.perNamedObject;
-    return spent >= 1 + size.count * COST.perTypeObject;
+    let groupNames = 0;
+    for (const batch of this.#coldBatches) {
+      spent += 1 + batch.names * COST.perNamedObject;
+      if (batch.group) groupNames += batch.names;
+    }
+    return (
+      spent >= 1 + size.count * COST.perTypeObject ||
+      (groups && groupNames * GROUP_COVERAGE_TO_BUY >= size.count)
+    );
   }
 
   #probeSize(): void {
@@ -346,19 +384,19 @@ export class ReadBatcher<T> {
   async #fetchBatch(names: readonly string[]): Promise<Outcome<T | undefined>[]> {
     const unique = [...new Set(names)];
     this.stats.batches += 1;
-    this.#recordCold(unique);
+    this.#recordCold(unique, false);
     // The write log only grows, so a fetch starting now is fresh enough for every waiter.
     const objects = await this.#options.fetchMany(unique);
     return names.map((name) => ({ ok: true, value: objects.get(name) }));
   }
 
   /** Records a batch about to be sent, by its names not written within the rate window, for the cost rule. */
-  #recordCold(names: readonly string[]): void {
+  #recordCold(names: readonly string[], group: boolean): void {
     const now = this.#options.now();
     const cold = names.filter(
       (name) => now - this.#options.writes.lastWrite(this.#options.type, name).at >= this.#rateWindowMs,
     ).length;
-    if (cold > 0) this.#coldBatches.push({ at: now, seq: this.#options.writes.seq, names: cold });
+    if (cold > 0) this.#coldBatches.push({ at: now, seq: this.#options.writes.seq, names: cold, group });
   }
 
   /** Counts a read of an object not written within the rate window; true when the rate is high. */

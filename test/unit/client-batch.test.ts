@@ -393,9 +393,9 @@ describe("ReadBatcher group reads (a NodeSet's nodes, issue #38)", () => {
     expect(found.has("r001n05")).toBe(false);
   });
 
-  it("ends a refresh of 250 groups of 40 at the engine's 8 steps in one read of the whole type, by cost", async () => {
-    // 10,000 objects: the whole type costs 1 + 10,000 * 0.006 = 61 base costs; a batch of 8 racks
-    // 1 + 320 * 0.01 = 4.2, so about 15 batches are sent before the rest comes from one read.
+  it("ends a refresh of 250 groups of 40 at the engine's 8 steps in one read of the whole type once the groups named an eighth of it", async () => {
+    // 10,000 objects: the cost rule alone waits for ~15 batches of 8 racks (1 + 320 * 0.01 = 4.2
+    // base costs each against 1 + 10,000 * 0.006 = 61); groups buy at 1,250 names, the 4th batch.
     const t = racksType(250);
     let rack = 1;
     const answered: number[] = [];
@@ -412,8 +412,34 @@ describe("ReadBatcher group reads (a NodeSet's nodes, issue #38)", () => {
     }
     expect(answered).toEqual(Array.from({ length: 250 }, () => 40));
     expect(t.batcher.stats).toMatchObject({ sizeProbes: 1, allResources: 1 });
-    expect(t.batcher.stats.groupBatches).toBeGreaterThanOrEqual(14);
-    expect(t.batcher.stats.groupBatches).toBeLessThanOrEqual(16);
+    // 3 batches of 8 racks (960 names), a 4th reaching 1,280: the next round buys.
+    expect(t.batcher.stats.groupBatches).toBe(4);
+  }, 60_000);
+
+  it("buys at an eighth of the type named by groups whatever the batches hold: 1 rack per read", async () => {
+    const t = racksType(250);
+    let rack = 1;
+    const sent = () => t.batcher.stats.groupBatches + t.batcher.stats.allResources;
+    while (rack <= 250) {
+      const before = sent();
+      const read = t.batcher.getGroup(rackNames(rack++));
+      await t.releaseAll();
+      expect((await read).size).toBe(40);
+      if (sent() > before) t.tick(400);
+    }
+    // 1,250 names are 31.25 racks: the 32nd rack's read is the last by name.
+    expect(t.batcher.stats).toMatchObject({ groupBatches: 32, sizeProbes: 1, allResources: 1 });
+  }, 60_000);
+
+  it("never buys the whole type for groups that name less than an eighth of it (30 racks of 250)", async () => {
+    const t = racksType(250);
+    for (let rack = 1; rack <= 30; ) {
+      const reads = Array.from({ length: 3 }, () => t.batcher.getGroup(rackNames(rack++)));
+      await t.releaseAll();
+      await Promise.all(reads);
+      t.tick(400);
+    }
+    expect(t.batcher.stats).toMatchObject({ groupBatches: 10, allResources: 0 });
   }, 60_000);
 
   it("never answers a group from a read older than a write to one of its names", async () => {
