@@ -7,14 +7,29 @@
  * changes; a hand edit through Confluent's API shows on refresh and up restores it; destroy leaves
  * no node or group; the BMC password appears nowhere in the state or the output. With
  * `postscripts` on the Group, preview fails on the Confluent stack naming it, and passes on the
- * xCAT stack.
+ * xCAT stack. `pulumi-xcat view` on the same stack (no engine run of its own), loaded in headless
+ * Chromium, draws a managed, an unmanaged and a powered-off node from Confluent's answers.
  */
-import { resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { cannotMoveToConfluent } from "../../src/cli/review/cannot-move";
 import { ConfluentClient } from "../../src/client/confluent";
 import { type RunningConfluentEmulator, startConfluentEmulator } from "../../src/confluent-emulator";
+import { ChromiumPage, chromiumForTests } from "../provider/chromium-page";
+import { waitForState } from "../support/wait-for-state";
 import { PulumiWorkspace } from "./support/pulumi-workspace";
+
+/** What the view printed so far ("" before it created the file). */
+function readLog(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
+}
 
 const PROGRAM = resolve(import.meta.dirname, "programs/move-cluster");
 const BMC_PASSWORD = "mv-Bmc-Pw-7731";
@@ -155,6 +170,91 @@ describe("one program, moved from xCAT to Confluent by stack config", () => {
       counted.handEditUp.filter((r) => r.startsWith("PUT /noderange/mvs") || r.startsWith("PUT /nodes/mvs")),
     ).toEqual(["PUT /noderange/mvs03/attributes/current"]);
     expect((await admin.nodes.get("mvs03")).get("net.ipv4_address")?.value).toBe("10.20.1.3");
+  });
+
+  // pulumi-xcat view (issue #39) on this Confluent stack, from the packed CLI as a user runs it in a
+  // second shell, in a real browser; the engine does not run for it.
+  it("T142 view on the Confluent stack in headless Chromium: a managed, an unmanaged and a powered-off node, each in words", async ({
+    signal,
+  }) => {
+    const chromium = await chromiumForTests();
+    const dir = await mkdtemp(join(tmpdir(), "view-confluent-"));
+    const log = join(dir, "view.log");
+    const done = join(dir, "done");
+    // By hand, outside the program: a node no resource holds (never powered: off), a managed node
+    // switched off, and a managed node's MAC edited (drift).
+    await admin.nodes.create("mvhand", {
+      groups: ["mv-compute"],
+      "hardwaremanagement.manager": "127.0.10.199",
+    });
+    await admin.nodes.setPower(["mv09"], "off");
+    await admin.nodes.update("mv05", { "net.hwaddr": "52:54:00:20:55:55" });
+    const script = [
+      `PATH="$(npm prefix)/node_modules/.bin:$PATH" pulumi-xcat view 2>"${log}" & pid=$!`,
+      `while [ ! -e "${done}" ] && kill -0 $pid 2>/dev/null; do sleep 0.5; done`,
+      'kill -INT $pid; wait $pid; echo "exit=$?"',
+    ].join("\n");
+    const view = workspace.exec("bash", ["-c", script], { allowFailure: true });
+    let page: ChromiumPage | undefined;
+    try {
+      let url = "";
+      await waitForState(
+        () => {
+          url = /open (http:\/\/127\.0\.0\.1:\d+\/)/.exec(readLog(log))?.[1] ?? "";
+          return url !== "";
+        },
+        "the view to print its address",
+        { signal, until: { ended: view, what: "pulumi-xcat view" }, everyMs: 200 },
+      );
+      page = await ChromiumPage.open(chromium, url, 1500, 1000);
+      const node = (name: string) => `document.querySelector('.node[data-node="${name}"]')`;
+      const text = (name: string) =>
+        page?.evaluate<string>(`${node(name)}?.querySelector("text")?.textContent ?? ""`);
+      const state = (name: string) => page?.evaluate<string>(`${node(name)}?.getAttribute("data-state")`);
+      await page.waitFor(`${node("mvhand")} && ${node("mv09")}`);
+      // Managed and deployed: Confluent's deployment.profile, under code (no dashed mark).
+      expect(await state("mv01")).toBe("booted");
+      expect(await text("mv01")).toBe(`mv01 deployed ${PROFILE}`);
+      // Not under code, and off (Confluent's power read).
+      expect(await state("mvhand")).toBe("off");
+      expect(await text("mvhand")).toBe("mvhand off · not under code");
+      // Managed, switched off by hand.
+      expect(await state("mv09")).toBe("off");
+      expect(await text("mv09")).toBe("mv09 off");
+      expect(await text("mv05")).toBe(`mv05 deployed ${PROFILE} · drift`);
+      const legend = await page.evaluate<string>(
+        `[...document.querySelectorAll(".legend")].map((e) => e.textContent).join("\\n")`,
+      );
+      expect(legend).toContain(
+        "deployed: deployment.profile completed (Confluent has no status of the running OS) (19)",
+      );
+      // The panel: which server, Confluent's own attribute names, the secret never shown.
+      await page.evaluate(`${node("mv05")}.dispatchEvent(new MouseEvent("click", { bubbles: true }))`);
+      await page.waitFor(`document.getElementById("attributes")`);
+      const panel = await page.evaluate<string>(`document.getElementById("detail").textContent`);
+      expect(panel).toContain(`server: the stack's Confluent server (${confluent.url})`);
+      expect(panel).toContain("Attributes (as Confluent gives them)");
+      expect(panel).toContain("drift: changed since the stack last recorded it: mac");
+      expect(panel).toMatch(/secret\.hardwaremanagementpassword\[secret\]from group mv-compute/);
+      expect(panel).not.toContain(BMC_PASSWORD);
+      const shots = process.env.PULUMI_XCAT_VIEW_SCREENSHOTS;
+      if (shots) {
+        await mkdir(shots, { recursive: true });
+        await page.screenshot(join(shots, "view-confluent.png"));
+      }
+    } finally {
+      await page?.close();
+      await writeFile(done, "");
+      const result = await view;
+      await admin.nodes.delete("mvhand");
+      await admin.nodes.update("mv05", { "net.hwaddr": "52:54:00:20:00:05" });
+      expect(result.stdout.trim()).toBe("exit=0");
+      const said = await readFile(log, "utf8");
+      expect(said).toMatch(
+        /pulumi-xcat view: stack \S+: open http:\/\/127\.0\.0\.1:\d+\/ \(reads the stack's Confluent server \(/,
+      );
+      expect(said).not.toContain(BMC_PASSWORD);
+    }
   });
 
   it("the BMC password appears in no state, output or error", async () => {

@@ -7,8 +7,9 @@
  * hand edits on both management nodes found by refresh and put back; a change reviewed and
  * applied with examples/ci/review.sh (its pins read on mnA, mnB and Confluent; a node edited by
  * hand on mnB after the review refuses the apply); a bad value on mnB refused at preview; objects made by hand on mnB taken over with `adopt: true`, and one on mnB and one on
- * Confluent imported by id through their providers; a timeout and a cancel of a Deployment on mnB
- * and on Confluent in the same runs; destroy. Emulator latency stays off: no step is about it.
+ * Confluent imported by id through their providers; `pulumi-xcat view --snapshot` drawing the three
+ * servers (no engine run of its own); a timeout and a cancel of a Deployment on mnB and on
+ * Confluent in the same runs; destroy. Emulator latency stays off: no step is about it.
  *
  * Each step asserts what each server holds afterwards, so a kind that went to the wrong server
  * (a provider whose connection was ignored) fails here.
@@ -519,6 +520,52 @@ describe("every kind through explicit providers: two xCAT management nodes and C
     expect(emulatorAttr(mnB, "node", "rb02", "ip")).toBe("10.2.1.2");
     // Confluent was read, not written.
     expect(confluentWrites(cf)).toBe(beforeC);
+  });
+
+  // pulumi-xcat view (issue #39 item 5) on this stack of three servers, with no engine run of its own.
+  it("T143 view --snapshot draws mnA's, mnB's and Confluent's nodes, each server in its own section headed by its URL, with what is not under code", async () => {
+    const file = join(ws.programDir, "racks.svg");
+    const viewReads = (emulator: RunningEmulator) => emulator.stats().total;
+    const [beforeA, beforeB, beforeC] = [viewReads(mnA), viewReads(mnB), cf.state.requests().length];
+    const result = await ws.exec("pulumi-xcat", ["view", "--snapshot", file], { allowFailure: true });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const svg = readFileSync(file, "utf8");
+    // By provider name; each URL as the program gives it.
+    const sections = [...svg.matchAll(/server (\d): ([^<]+)</g)].map((match) => match[2]);
+    expect(sections).toEqual([
+      `provider cf (${cf.url}, Confluent)`,
+      `provider mnA (${mnA.url}, xCAT)`,
+      `provider mnB (${mnB.url}, xCAT)`,
+    ]);
+    // Each node in its own server's section, the program's under code, the hand-made ones not.
+    expect(svg).toMatch(/data-node="c01" data-server="0"/);
+    expect(svg).toMatch(/data-node="a01" data-server="1"/);
+    expect(svg).toMatch(/data-node="b02" data-server="2"/);
+    expect(svg).toMatch(
+      /data-node="chand01" data-server="0"[\s\S]*?<text[^>]*>chand01 [^<]* · not under code</,
+    );
+    expect(svg).toMatch(
+      /data-node="bhand01" data-server="2"[\s\S]*?<text[^>]*>bhand01 [^<]* · not under code</,
+    );
+    expect(svg).not.toMatch(/a01 [^<]*not under code/);
+    expect(svg).not.toMatch(/c01 [^<]*not under code/);
+    for (const password of [PASSWORD_A, PASSWORD_B, PASSWORD_C]) {
+      expect(svg).not.toContain(password);
+      expect(result.stdout + result.stderr).not.toContain(password);
+    }
+    // Two reads per server for the whole cluster (and a token on each xCAT one).
+    expect(viewReads(mnA) - beforeA).toBeLessThanOrEqual(3);
+    expect(viewReads(mnB) - beforeB).toBeLessThanOrEqual(3);
+    expect(
+      cf.state
+        .requests()
+        .slice(beforeC)
+        .map((request) => `${request.method} ${request.path}`)
+        .filter((request) => !request.includes("/sessions/")),
+    ).toEqual([
+      "GET /confluent-api/noderange/everything/attributes/current",
+      "GET /confluent-api/noderange/everything/power/state",
+    ]);
   });
 
   it("review.sh pins each node on its own provider's server: a node edited by hand on mnB after the review refuses the apply, naming node and provider; then the reviewed plan applies on all three", async () => {

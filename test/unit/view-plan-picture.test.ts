@@ -71,3 +71,21 @@ describe("pulumi-xcat review --picture", () => {
     // Loads the review command and its summary code: seconds on a busy machine (no bound on speed).
   }, 60_000);
 });
+
+describe("review --picture of a plan on xCAT and Confluent providers", () => {
+  it("draws the nodes the plan names on either server (a real preview of a stack with providers mnA and a Confluent mnC)", () => {
+    const preview: unknown = JSON.parse(
+      readFileSync(join(import.meta.dirname, "fixtures/native-preview-providers-change.json"), "utf8"),
+    );
+    const summary = summarizePlan(preview);
+    // a01 is on xCAT's mnA, c01 on the Confluent provider mnC; both updated, neither re-imaged.
+    expect([...planMarks(summary)]).toEqual([
+      ["a01", []],
+      ["c01", []],
+    ]);
+    const svg = renderPlanPicture(summary, "plan");
+    // Named, not placed (no rack in the preview, no pattern in the names), and said so, not hidden.
+    expect(svg).toContain("c01 unchanged: not placed, it has no rack");
+    expect(svg).toContain("a01 unchanged: not placed, it has no rack");
+  });
+});

@@ -83,10 +83,85 @@ export interface NodeResource {
   readonly name: string;
 }
 
+/**
+ * Where a node's boot stands as its server reports it, backend-neutral: xCAT's node status
+ * ({@link xcatBoot}) or Confluent's deployment attributes (confluent-nodes.ts confluentBoot).
+ */
+export interface BootReport {
+  /** failed, deploying (a boot or install under way), up (booted, or deployed), none (nothing known). */
+  readonly phase: "failed" | "deploying" | "up" | "none";
+  /** The words drawn on the node for that phase (`netbooting`, `booted rocky9`, `staged rocky-9.4`). */
+  readonly label: string;
+  /** The image (xCAT) or profile (Confluent) the node itself holds, "" when none: compared with a Deployment's. */
+  readonly image: string;
+  /** Panel lines before the power line (status and its time). */
+  readonly statusFacts: readonly string[];
+  /** Panel lines after the power line (the image and where it comes from). */
+  readonly imageFacts: readonly string[];
+}
+
+/** Which server the node is on; the words of the legend differ (STATE_LEGEND_CONFLUENT). */
+export type Backend = "xcat" | "confluent";
+
+/** The legend's words where Confluent's states differ from xCAT's (confluent-nodes.ts says why). */
+export const STATE_LEGEND_CONFLUENT: Readonly<Partial<Record<NodeStateKey, string>>> = {
+  failed: "failed: Confluent's deployment.state failed",
+  deploying: "deploying: a profile pending or staged (deployment.pendingprofile, stagedprofile)",
+  booted: "deployed: deployment.profile completed (Confluent has no status of the running OS)",
+  unknown: "unknown: no deployment recorded, so Confluent reports no boot state",
+};
+
+/** The legend's words of a state on a backend. */
+export function stateLegend(state: NodeStateKey, backend: Backend = "xcat"): string {
+  return (backend === "confluent" ? STATE_LEGEND_CONFLUENT[state] : undefined) ?? STATE_STYLE[state].legend;
+}
+
+/** xCAT's boot report from a node's values: `status` (GlobalDef.pm's words), `statustime`, `appstatus`, own `provmethod`. */
+export function xcatBoot(values: Readonly<Record<string, ShownValue>>): BootReport {
+  const status = values.status?.value.trim() ?? "";
+  const provmethod = values.provmethod?.value.trim() ?? "";
+  const inheritedFrom = values.provmethod?.from;
+  const ownImage = inheritedFrom === undefined ? provmethod : "";
+  const phase =
+    status === "failed" ? "failed" : IN_PROGRESS.has(status) ? "deploying" : UP.has(status) ? "up" : "none";
+  const label =
+    phase === "failed"
+      ? "failed"
+      : phase === "deploying"
+        ? status
+        : phase === "up"
+          ? ownImage === ""
+            ? status
+            : `${status} ${ownImage}`
+          : status === ""
+            ? "no status"
+            : status;
+  return {
+    phase,
+    label,
+    image: ownImage,
+    statusFacts: [
+      `status: ${status === "" ? "(none)" : status}${values.statustime?.value ? ` since ${values.statustime.value}` : ""}`,
+      ...(values.appstatus?.value ? [`appstatus: ${values.appstatus.value}`] : []),
+    ],
+    imageFacts: [
+      `image (provmethod): ${provmethod === "" ? "(none)" : provmethod}${
+        inheritedFrom !== undefined && provmethod !== ""
+          ? ` (from group ${inheritedFrom}: not yet set on the node by nodeset)`
+          : ""
+      }`,
+    ],
+  };
+}
+
 export interface NodeStateInput {
   readonly name: string;
-  /** The node's values (see {@link ShownValue}); `status`, `appstatus`, `provmethod` are read. */
-  readonly values: Readonly<Record<string, ShownValue>>;
+  /** The node's values (see {@link ShownValue}); `status`, `appstatus`, `provmethod` are read when `boot` is absent. */
+  readonly values?: Readonly<Record<string, ShownValue>>;
+  /** The boot as the server reports it; default {@link xcatBoot} of `values`. */
+  readonly boot?: BootReport;
+  /** The server's backend (the legend's words); default xcat. */
+  readonly backend?: Backend;
   /** `on`, `off`, or undefined when the power read gave nothing for the node. */
   readonly power?: string;
   /** Why power is not known, when it is not. */
@@ -128,20 +203,17 @@ const HOLDERS = new Set(["xcat:Node", "xcat:NodeSet"]);
 
 /** The state and words of one node (see the file's comment). */
 export function nodeView(input: NodeStateInput): NodeView {
-  const status = input.values.status?.value.trim() ?? "";
-  const provmethod = input.values.provmethod?.value.trim() ?? "";
-  const inheritedFrom = input.values.provmethod?.from;
-  const ownImage = inheritedFrom === undefined ? provmethod : "";
+  const boot = input.boot ?? xcatBoot(input.values ?? {});
   const wanted = input.wantedImage;
-  const onWanted = wanted === undefined || ownImage === wanted.osimage;
+  const onWanted = wanted === undefined || boot.image === wanted.osimage;
   let state: NodeStateKey;
   let label: string;
-  if (status === "failed") {
+  if (boot.phase === "failed") {
     state = "failed";
-    label = "failed";
-  } else if (IN_PROGRESS.has(status)) {
+    label = boot.label;
+  } else if (boot.phase === "deploying") {
     state = "deploying";
-    label = status;
+    label = boot.label;
   } else if (!onWanted && wanted !== undefined && input.rollPosition === "not-reached-cancelled") {
     state = "not-reached";
     label = "not reached (cancelled)";
@@ -154,12 +226,12 @@ export function nodeView(input: NodeStateInput): NodeView {
   } else if (input.power === "off") {
     state = "off";
     label = "off";
-  } else if (UP.has(status)) {
+  } else if (boot.phase === "up") {
     state = "booted";
-    label = ownImage === "" ? status : `${status} ${ownImage}`;
+    label = boot.label;
   } else {
     state = "unknown";
-    label = status === "" ? "no status" : status;
+    label = boot.label;
   }
 
   const holders = input.resources.filter((resource) => HOLDERS.has(resource.kind));
@@ -169,15 +241,10 @@ export function nodeView(input: NodeStateInput): NodeView {
     : "not under code";
   const actors = input.resources.filter((resource) => !HOLDERS.has(resource.kind));
   const facts = [
-    `state: ${STATE_STYLE[state].legend}`,
-    `status: ${status === "" ? "(none)" : status}${input.values.statustime?.value ? ` since ${input.values.statustime.value}` : ""}`,
-    ...(input.values.appstatus?.value ? [`appstatus: ${input.values.appstatus.value}`] : []),
+    `state: ${stateLegend(state, input.backend)}`,
+    ...boot.statusFacts,
     `power: ${input.power ?? `unknown${input.powerProblem ? ` (${input.powerProblem})` : ""}`}`,
-    `image (provmethod): ${provmethod === "" ? "(none)" : provmethod}${
-      inheritedFrom !== undefined && provmethod !== ""
-        ? ` (from group ${inheritedFrom}: not yet set on the node by nodeset)`
-        : ""
-    }`,
+    ...boot.imageFacts,
     ...(wanted ? [`wanted by Deployment ${wanted.deployment}: ${wanted.osimage}`] : []),
     ...(input.rollPosition && (state === "waiting" || state === "not-reached")
       ? [`roll (event log of the up): ${ROLL_WORDS[input.rollPosition]}`]

@@ -43,9 +43,9 @@ export const PAGE_SCRIPT = `"use strict";
 (function () {
   var selected = null;
   function text(tag, content) { var e = document.createElement(tag); e.textContent = content; return e; }
-  function show(name) {
-    selected = name;
-    fetch("/api/node?name=" + encodeURIComponent(name)).then(function (r) { return r.json(); }).then(function (d) {
+  function show(name, server) {
+    selected = { name: name, server: server };
+    fetch("/api/node?name=" + encodeURIComponent(name) + (server ? "&server=" + encodeURIComponent(server) : "")).then(function (r) { return r.json(); }).then(function (d) {
       var aside = document.getElementById("detail");
       aside.replaceChildren();
       if (d.error) { aside.appendChild(text("p", d.error)); return; }
@@ -55,7 +55,7 @@ export const PAGE_SCRIPT = `"use strict";
       facts.id = "facts";
       d.facts.forEach(function (f) { facts.appendChild(text("li", f)); });
       aside.appendChild(facts);
-      aside.appendChild(text("h3", "Attributes (as xCAT gives them)"));
+      aside.appendChild(text("h3", "Attributes (as " + (d.backend === "confluent" ? "Confluent" : "xCAT") + " gives them)"));
       var table = document.createElement("table");
       table.id = "attributes";
       d.attributes.forEach(function (a) {
@@ -73,7 +73,7 @@ export const PAGE_SCRIPT = `"use strict";
       document.getElementById("problem").textContent = v.problem || "";
       document.getElementById("status").textContent = v.status;
       if (v.svg) document.getElementById("drawing").innerHTML = v.svg;
-      if (selected) show(selected);
+      if (selected) show(selected.name, selected.server);
     }, function () {
       document.getElementById("problem").textContent =
         "The pulumi-xcat view process does not answer: it was stopped, or its shell closed. Start it again with pulumi-xcat view.";
@@ -81,11 +81,11 @@ export const PAGE_SCRIPT = `"use strict";
   }
   document.getElementById("drawing").addEventListener("click", function (e) {
     var g = e.target.closest("[data-node]");
-    if (g) show(g.getAttribute("data-node"));
+    if (g) show(g.getAttribute("data-node"), g.getAttribute("data-server"));
   });
   document.getElementById("drawing").addEventListener("keydown", function (e) {
     var g = e.target.closest("[data-node]");
-    if (g && e.key === "Enter") show(g.getAttribute("data-node"));
+    if (g && e.key === "Enter") show(g.getAttribute("data-node"), g.getAttribute("data-server"));
   });
   refresh();
 })();

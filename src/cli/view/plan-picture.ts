@@ -113,7 +113,7 @@ export function renderPlanPicture(summary: PlanSummary, title: string): string {
   }
   for (const entry of placement.unplaced) {
     parts.push(
-      `<text x="12" y="${y + 12}">${escapeXml(`${entry.node} ${(marks.get(entry.node) ?? ["unchanged"]).join(" ")}: not placed, ${entry.reason}`)}</text>`,
+      `<text x="12" y="${y + 12}">${escapeXml(`${entry.node} ${(marks.get(entry.node)?.length ? (marks.get(entry.node) ?? []) : ["unchanged"]).join(" ")}: not placed, ${entry.reason}`)}</text>`,
     );
     y += 16;
   }

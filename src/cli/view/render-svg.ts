@@ -6,9 +6,10 @@
  * outline and word, so the drawing reads in greyscale and to a screen reader (`<title>` per node).
  * Plain SVG with the system's monospace font: nothing fetched. Pure.
  */
-import { NODE_STATES, STATE_STYLE } from "./node-state";
+import { NODE_STATES, STATE_STYLE, stateLegend } from "./node-state";
 import type { Column } from "./placement";
 import type { NodeDetail, ViewModel } from "./view-model";
+import type { ServerSection } from "./view-source";
 
 const COLUMN_WIDTH = 380;
 const COLUMN_GAP = 16;
@@ -46,6 +47,7 @@ function nodeBox(
   position: number | undefined,
   x: number,
   y: number,
+  server: number | undefined,
 ): string {
   const style = STATE_STYLE[node.state];
   const marks = marksOf(node);
@@ -57,7 +59,7 @@ function nodeBox(
     .join(" ");
   const title = [`${node.name}: ${node.label}`, ...node.facts].join("\n");
   return (
-    `<g class="node" data-node="${escapeXml(node.name)}" data-state="${node.state}" tabindex="0" role="button">` +
+    `<g class="node" data-node="${escapeXml(node.name)}"${server === undefined ? "" : ` data-server="${server}"`} data-state="${node.state}" tabindex="0" role="button">` +
     `<title>${escapeXml(title)}</title>` +
     `<rect x="${x}" y="${y}" width="${COLUMN_WIDTH}" height="${ROW_HEIGHT - 2}" rx="3" fill="${style.fill}" ` +
     `stroke="${stroke}" stroke-width="${strokeWidth}"${dash}/>` +
@@ -83,7 +85,7 @@ function legend(model: ViewModel, y: number): { svg: string; height: number } {
     const style = STATE_STYLE[state];
     parts.push(
       `<g class="legend" data-state="${state}"><rect x="${MARGIN}" y="${line}" width="14" height="14" fill="${style.fill}" stroke="#000"/>` +
-        `<text x="${MARGIN + 22}" y="${line + 12}">${escapeXml(`${style.legend} (${model.counts[state]})`)}</text></g>`,
+        `<text x="${MARGIN + 22}" y="${line + 12}">${escapeXml(`${stateLegend(state, model.backend)} (${model.counts[state]})`)}</text></g>`,
     );
     line += LINE + 2;
   }
@@ -97,7 +99,7 @@ function legend(model: ViewModel, y: number): { svg: string; height: number } {
   parts.push(
     `<rect x="${MARGIN}" y="${line}" width="14" height="14" fill="#ffffff" stroke="${DRIFT_STROKE}" stroke-width="3"/>` +
       `<text x="${MARGIN + 22}" y="${line + 12}">${escapeXml(
-        `thick orange outline, "drift": changed on the management node since the stack last recorded it (${model.withDrift})`,
+        `thick orange outline, "drift": changed on the ${model.backend === "confluent" ? "server" : "management node"} since the stack last recorded it (${model.withDrift})`,
       )}</text>`,
   );
   line += LINE + 2;
@@ -115,12 +117,16 @@ function legend(model: ViewModel, y: number): { svg: string; height: number } {
   return { svg: parts.join(""), height: line - y + 8 };
 }
 
-/** The whole drawing as an SVG document. */
-export function renderSvg(model: ViewModel): string {
+/** One server's drawing from `top` down: its SVG elements, the height it takes and its width. */
+function drawModel(
+  model: ViewModel,
+  top: number,
+  server: number | undefined,
+): { svg: string; bottom: number; width: number } {
   const parts: string[] = [];
-  const top = legend(model, MARGIN);
-  parts.push(top.svg);
-  let y = MARGIN + top.height + 8;
+  const head = legend(model, top);
+  parts.push(head.svg);
+  let y = top + head.height + 8;
   const columns = model.placement.columns;
   for (let start = 0; start < columns.length; start += COLUMNS_PER_ROW) {
     const row = columns.slice(start, start + COLUMNS_PER_ROW);
@@ -140,7 +146,7 @@ export function renderSvg(model: ViewModel): string {
       for (const placed of column.nodes) {
         const node = model.nodes.get(placed.node);
         if (node === undefined) continue;
-        parts.push(nodeBox(node, column, placed.position, x, cy));
+        parts.push(nodeBox(node, column, placed.position, x, cy, server));
         cy += ROW_HEIGHT;
       }
       parts.push("</g>");
@@ -159,7 +165,7 @@ export function renderSvg(model: ViewModel): string {
     for (const entry of unplaced) {
       const node = model.nodes.get(entry.node);
       parts.push(
-        `<text class="unplaced" data-node="${escapeXml(entry.node)}" x="${MARGIN}" y="${y + 12}">${escapeXml(
+        `<text class="unplaced" data-node="${escapeXml(entry.node)}"${server === undefined ? "" : ` data-server="${server}"`} x="${MARGIN}" y="${y + 12}">${escapeXml(
           `${entry.node} (${node ? [node.label, ...marksOf(node)].join(", ") : "?"}): ${entry.reason}`,
         )}</text>`,
       );
@@ -168,11 +174,58 @@ export function renderSvg(model: ViewModel): string {
   }
   const width =
     MARGIN * 2 + Math.max(1, Math.min(columns.length, COLUMNS_PER_ROW)) * (COLUMN_WIDTH + COLUMN_GAP);
-  const height = y + MARGIN;
+  return { svg: parts.join(""), bottom: y, width };
+}
+
+function document(label: string, width: number, height: number, content: string): string {
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${Math.max(width, 900)}" height="${height}" ` +
     `viewBox="0 0 ${Math.max(width, 900)} ${height}" font-family="monospace" font-size="12" role="img" ` +
-    `aria-label="${escapeXml(`racks of stack ${model.stack}`)}">` +
-    `<rect width="100%" height="100%" fill="#ffffff"/>${parts.join("")}</svg>\n`
+    `aria-label="${escapeXml(label)}">` +
+    `<rect width="100%" height="100%" fill="#ffffff"/>${content}</svg>\n`
   );
+}
+
+/** The whole drawing of one server as an SVG document. */
+export function renderSvg(model: ViewModel): string {
+  const drawn = drawModel(model, MARGIN, undefined);
+  return document(`racks of stack ${model.stack}`, drawn.width, drawn.bottom + MARGIN, drawn.svg);
+}
+
+/**
+ * The drawing of several servers, one section each in the order given, headed by its name (its
+ * URL as given, never a credential); a server not read yet or that cannot be reached gets its
+ * sentence where its drawing would be, and its last drawing below it when there is one. Each node
+ * carries `data-server`, its section's index, so the page asks for the right node of two with one name.
+ */
+export function renderSections(stack: string, sections: readonly ServerSection[]): string {
+  const parts: string[] = [
+    `<text x="${MARGIN}" y="${MARGIN + 12}" font-weight="bold">${escapeXml(
+      `stack ${stack}: ${sections.length} servers, each drawn below with its own nodes`,
+    )}</text>`,
+  ];
+  let y = MARGIN + LINE + 8;
+  let width = 0;
+  sections.forEach((section, index) => {
+    parts.push(
+      `<g class="server" data-server="${index}"><line x1="${MARGIN}" x2="${MARGIN + 860}" y1="${y}" y2="${y}" stroke="#37474f"/>` +
+        `<text x="${MARGIN}" y="${y + 16}" font-weight="bold" font-size="14">${escapeXml(
+          `server ${index + 1}: ${section.name}`,
+        )}</text></g>`,
+    );
+    y += LINE + 10;
+    if (section.problem !== undefined) {
+      parts.push(
+        `<text class="server-problem" data-server="${index}" x="${MARGIN}" y="${y + 12}" fill="#b71c1c">${escapeXml(section.problem)}</text>`,
+      );
+      y += LINE + 4;
+    }
+    if (section.model !== undefined) {
+      const drawn = drawModel(section.model, y, index);
+      parts.push(drawn.svg);
+      y = drawn.bottom + LINE;
+      width = Math.max(width, drawn.width);
+    }
+  });
+  return document(`racks of stack ${stack}, ${sections.length} servers`, width, y + MARGIN, parts.join(""));
 }

@@ -9,13 +9,20 @@
  * values and not "inputs vs outputs": a refresh writes what the management node holds into a Node's
  * inputs as well as its outputs (the provider's read returns both, attribute-object.ts
  * inputsFromReport), so after a refresh the state no longer holds the program's values; only a
- * preview (what `pulumi-xcat drift` runs) knows them. Only resources on the stack's own
- * management node count (stack-resources.ts): the view draws that one; the others are counted so
- * the page can say they are not drawn. Pure.
+ * preview (what `pulumi-xcat drift` runs) knows them. Only resources on the server drawn count
+ * (stack-resources.ts managementNodeKey): the others are counted so the page can say they are not
+ * drawn there. Pure.
  */
 import { expandNoderange, type NoderangeContext } from "../../contract/noderange";
 import { nodeValues } from "../../provider/node-set-plan";
-import { kindOf, managementNodeRoute, nameOfUrn, type ResourceView } from "../stack-resources";
+import {
+  kindOf,
+  managementNodeKey,
+  managementNodeRoute,
+  nameOfUrn,
+  type ResourceView,
+  STACK_MANAGEMENT_NODE,
+} from "../stack-resources";
 import type { NodeResource } from "./node-state";
 
 interface StateResource extends ResourceView {
@@ -29,7 +36,7 @@ export interface StackNodes {
   readonly wantedImages: ReadonlyMap<string, { readonly osimage: string; readonly deployment: string }>;
   /** Per node name: the attribute values its Node resource recorded (outputs `attributes`, and `groups`). */
   readonly recorded: ReadonlyMap<string, Readonly<Record<string, string>>>;
-  /** Resources of pulumi-xcat on another management node (a provider or `connection` of their own): not drawn. */
+  /** Resources of pulumi-xcat on another server than `keys` say (a provider or `connection` of their own). */
   readonly elsewhere: number;
 }
 
@@ -103,8 +110,16 @@ function nodeSetRecorded(resource: StateResource): Map<string, Record<string, st
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** The stack's view of its nodes; `context` expands noderanges and groups against the management node. */
-export function stackNodes(exported: unknown, context: NoderangeContext): StackNodes {
+/**
+ * The stack's view of its nodes on one server; `context` expands noderanges and groups against it.
+ * `keys`: the management-node keys of the resources on that server (stack-resources.ts
+ * managementNodeKey; the stack's own by default; an explicit provider at the same URL adds its URN).
+ */
+export function stackNodes(
+  exported: unknown,
+  context: NoderangeContext,
+  keys: ReadonlySet<string> = new Set([STACK_MANAGEMENT_NODE]),
+): StackNodes {
   const resources = new Map<string, NodeResource[]>();
   const wantedImages = new Map<string, { osimage: string; deployment: string }>();
   const recorded = new Map<string, Record<string, string>>();
@@ -119,7 +134,7 @@ export function stackNodes(exported: unknown, context: NoderangeContext): StackN
   for (const resource of stateResources(exported)) {
     const kind = kindOf(resource);
     if (!/^xcat:[A-Za-z]+$/.test(kind)) continue;
-    if (managementNodeRoute(resource).via !== "stack") {
+    if (!keys.has(managementNodeKey(managementNodeRoute(resource)))) {
       elsewhere.add(resource.urn ?? resource.id ?? "?");
       continue;
     }

@@ -1,21 +1,21 @@
 /**
  * `pulumi-xcat view [--stack name] [--port n] [--interval s] [--expose-cluster-on address]
- * [--snapshot file.svg|file.png] [--event-log file]`, run in a Pulumi project's directory: the stack's management
- * node drawn as racks, served on 127.0.0.1 and redrawn every tick (docs/view.md), or written
- * once as a picture.
+ * [--snapshot file.svg|file.png] [--event-log file]`, run in a Pulumi project's directory: the stack's
+ * servers (its own xCAT management node or Confluent server, and each explicit provider's) drawn
+ * as racks, served on 127.0.0.1 and redrawn every tick (docs/view.md), or written once as a picture.
  *
  * The same stack selection, config and credentials as `pulumi` and `drift`: the stack given or
  * selected (drift's resolveStack), its config `xcat:*` then `XCAT_*` (review's
  * settingsForStackConfig), its state from `pulumi stack export`.
  */
 import { readFile, writeFile } from "node:fs/promises";
-import { XcatClient } from "../../client";
-import { clientOptionsFor } from "../../provider/config";
 import { resolveStack } from "../drift/drift-command";
+import { exportStack } from "../provider-settings";
 import { settingsForStackConfig } from "../review/cluster-reads";
 import { renderPng } from "./chromium";
 import { stackConfig, stackState } from "./stack-io";
 import { type RunningViewServer, serveView } from "./view-server";
+import { type ViewServers, viewServers } from "./view-servers";
 import { ViewSource } from "./view-source";
 
 /** The shortest tick the view allows: a read of the whole cluster costs the management node seconds at 1,000 nodes. */
@@ -25,16 +25,17 @@ const HELP = `Usage: pulumi-xcat view [--stack name] [--port n] [--interval seco
                         [--expose-cluster-on address] [--snapshot file.svg|file.png]
                         [--event-log file]
 
-Run in a Pulumi project's directory. Draws the stack's management node as racks (by xCAT's rack
-and unit, else the r01n05 pattern of the names, else one row per group) with each node's state
+Run in a Pulumi project's directory. Draws the stack's servers (its xCAT management node or
+Confluent server, and each explicit provider's) as racks (by the server's rack and unit
+attributes, else the r01n05 pattern of the names, else one row per group) with each node's state
 (failed, deploying, waiting for the Deployment's image, off, booted), whether a resource of the
 stack holds it, and whether it changed by hand since the stack last recorded it. Serves a page
-on http://127.0.0.1 and reads the management node once per tick: two requests for the whole
-cluster (docs/view.md).
+on http://127.0.0.1 and reads each server once per tick: two requests for the whole cluster
+(docs/view.md).
 
   --stack       the stack (default: the selected one, as for pulumi)
   --port        the port to serve on (default: a free one, printed)
-  --interval    seconds between reads of the management node (default and least ${MIN_INTERVAL_SECONDS})
+  --interval    seconds between reads of the servers (default and least ${MIN_INTERVAL_SECONDS})
   --expose-cluster-on ADDRESS
                 serve on ADDRESS instead of 127.0.0.1: anyone who reaches it sees the cluster's
                 nodes, their addresses and states (never a secret), without a login
@@ -135,32 +136,22 @@ export async function run(argv: readonly string[]): Promise<number> {
     say(stack.error);
     return 2;
   }
-  let client: XcatClient;
-  let managementNode: string;
+  let servers: ViewServers;
   try {
     const settings = await settingsForStackConfig(await stackConfig(stack), stack);
-    if (settings.connection?.backend === "confluent") {
-      say(
-        `stack ${stack} is on Confluent (xcat:backend confluent); this release of the view draws xCAT ` +
-          "management nodes only (docs/view.md, what is left).",
-      );
-      return 2;
-    }
-    client = new XcatClient({
-      ...clientOptionsFor(settings.connection, settings),
-      batching: settings.batching,
-    });
-    managementNode = `the stack's management node (${settings.connection?.url ?? "?"})`;
+    // The state names the explicit providers to draw besides the stack's own server; their
+    // accounts come from an export with secrets, in memory only (view-servers.ts).
+    servers = await viewServers(settings, await stackState(stack), () => exportStack(stack));
   } catch (error) {
     say(`stack ${stack}: ${(error as Error).message}`);
     return 2;
   }
+  const serverNames = servers.servers.map((server) => server.name).join("; ");
 
   let lastProblem: string | undefined;
   const source = new ViewSource({
     stack,
-    managementNode,
-    client,
+    servers: servers.servers,
     readState: () => stackState(stack),
     intervalMs: args.intervalSeconds * 1000,
     ...(args.eventLog
@@ -170,7 +161,7 @@ export async function run(argv: readonly string[]): Promise<number> {
       // The terminal says when reading starts failing and when it works again, not every tick.
       if (snapshot.problem !== undefined && snapshot.problem !== lastProblem) say(snapshot.problem);
       if (snapshot.problem === undefined && lastProblem !== undefined)
-        say("the management node answers again.");
+        say(servers.servers.length > 1 ? "every server answers again." : "the server answers again.");
       lastProblem = snapshot.problem;
     },
   });
@@ -190,7 +181,7 @@ export async function run(argv: readonly string[]): Promise<number> {
       say((error as Error).message);
       return 2;
     } finally {
-      await client.close();
+      await servers.close();
     }
   }
 
@@ -199,7 +190,7 @@ export async function run(argv: readonly string[]): Promise<number> {
     server = await serveView(source, args.host, args.port);
   } catch (error) {
     say(`could not serve on ${args.host}:${args.port}: ${(error as Error).message}`);
-    await client.close();
+    await servers.close();
     return 2;
   }
   if (args.host !== "127.0.0.1") {
@@ -208,7 +199,7 @@ export async function run(argv: readonly string[]): Promise<number> {
     );
   }
   say(
-    `stack ${stack}: open ${server.url} (reads ${managementNode} every ${args.intervalSeconds} s; Ctrl-C stops).`,
+    `stack ${stack}: open ${server.url} (reads ${serverNames} every ${args.intervalSeconds} s; Ctrl-C stops).`,
   );
   source.start();
   await new Promise<void>((resolve) => {
@@ -217,6 +208,6 @@ export async function run(argv: readonly string[]): Promise<number> {
   });
   await source.stop();
   await server.close();
-  await client.close();
+  await servers.close();
   return 0;
 }

@@ -24,7 +24,12 @@ function send(response: ServerResponse, status: number, type: string, body: stri
 }
 
 function statusLine(source: ViewSource): string {
-  const { model, readAt, tick } = source.snapshot;
+  const { model, readAt, tick, sections } = source.snapshot;
+  const drawn = (sections ?? []).filter((section) => section.model !== undefined);
+  if (sections !== undefined && sections.length > 1 && drawn.length > 0) {
+    const nodes = drawn.reduce((sum, section) => sum + (section.model?.nodes.size ?? 0), 0);
+    return `Stack ${drawn[0]?.model?.stack}, ${nodes} nodes on ${drawn.length} of ${sections.length} servers, read at ${readAt} (tick ${tick}).`;
+  }
   if (model === undefined) return tick === 0 ? "Reading the cluster…" : "No drawing yet.";
   return `Stack ${model.stack}, ${model.nodes.size} nodes, read at ${readAt} (tick ${tick}).`;
 }
@@ -57,7 +62,11 @@ function handle(source: ViewSource, request: IncomingMessage, response: ServerRe
   }
   if (url.pathname === "/api/node") {
     const name = url.searchParams.get("name") ?? "";
-    const node = source.snapshot.model?.nodes.get(name);
+    // `server`: the section's index (render-svg.ts data-server); absent, the first server's.
+    const server = Number(url.searchParams.get("server") ?? "0");
+    const model =
+      source.snapshot.sections?.[server]?.model ?? (server === 0 ? source.snapshot.model : undefined);
+    const node = model?.nodes.get(name);
     if (node === undefined) {
       return send(
         response,
@@ -66,7 +75,12 @@ function handle(source: ViewSource, request: IncomingMessage, response: ServerRe
         JSON.stringify({ error: `No node named '${name}' at the last read.` }),
       );
     }
-    return send(response, 200, "application/json", JSON.stringify(node));
+    return send(
+      response,
+      200,
+      "application/json",
+      JSON.stringify({ ...node, server: model?.managementNode, backend: model?.backend ?? "xcat" }),
+    );
   }
   send(response, 404, "text/plain", "Not found.\n");
 }
