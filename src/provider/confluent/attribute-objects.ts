@@ -13,8 +13,9 @@
  *   Confluent keeps last; a group a node names is created (empty) when missing, as xCAT has it
  *   exist as soon as a node names it, and deleted with the last node when it holds nothing.
  */
-import { isNotFound } from "../../client";
+
 import type { ConfluentClient, ConfluentValue, NodeAttributes } from "../../client/confluent";
+import { isNotFound } from "../../client/errors";
 import {
   type AttributeMapping,
   CONFLUENT_EVERYTHING_GROUP,
@@ -32,7 +33,7 @@ import {
   type ObjectApi,
 } from "../attribute-object";
 import { isSecretAttribute } from "../attributes";
-import { processSettings } from "../process-context";
+import { processSettings } from "../process-settings";
 import { sayLine } from "../provider-lines";
 import { groupSpec } from "../resources/group";
 import { nodeSpec } from "../resources/node";
