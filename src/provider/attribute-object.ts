@@ -9,7 +9,8 @@
  * creating over an existing object takes it when it already matches, fails naming `adopt` when it
  * differs, and with `adopt: true` makes it match; delete of a missing object succeeds.
  */
-import { isAlreadyExists, isNotFound, isXcatError, type XcatClient } from "../client";
+import type { XcatClient } from "../client";
+import { isAlreadyExists, isNotFound, isXcatError } from "../client/errors";
 import type { ObjectType } from "../contract/schema";
 import { attributeValueProblems } from "./attribute-values";
 import {

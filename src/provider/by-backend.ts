@@ -6,7 +6,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { BackendName } from "./config";
-import { processSettings } from "./process-context";
+import { processSettings } from "./process-settings";
 import { isPlainObject } from "./validation";
 
 type Implementation = pulumi.dynamic.ResourceProvider;

@@ -4,8 +4,8 @@
  * of the resource's connection. Every resource kind is this plus its spec.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { isTlsError, type XcatClient } from "../client";
-import { isSecretAttribute } from "./attributes";
+import type { XcatClient } from "../client";
+import { isTlsError } from "../client/errors";
 import type { ConnectionInput } from "./config";
 import { countedEngineCall } from "./engine-callers";
 import { whileCancellable } from "./engine-cancel";
@@ -13,6 +13,7 @@ import { operationContext } from "./operation-scope";
 import { notePlanned } from "./planned-objects";
 import { type BackendAccess, configureProcess, processSettings, xcatAccess } from "./process-context";
 import { isReplacement, noteCheckedAsExisting } from "./replacements";
+import { withoutSecretValue } from "./secret-failures";
 import { movedBy, serverOfConnection } from "./server-identity";
 import { settingName } from "./setting-advice";
 import { type CommonInputs, PartialFailureError, type ResourceSpec } from "./spec";
@@ -22,28 +23,7 @@ import {
   stackServerMismatch,
   stackServerRecord,
 } from "./stack-server";
-import { type InputFailure, isPlainObject, isUnknown } from "./validation";
-
-/** Inputs whose whole value is secret: a password's, a connection's (password or token). */
-const SECRET_INPUTS = new Set(["secretAttributes", "connection"]);
-
-/**
- * The failure as the engine should get it. The engine prints a failure's property together with
- * its value, even a secret one ("property secretAttributes value {map[bmcpasword:{…}]} has a
- * problem"), so a failure on an input that holds a password is given without its property: the
- * engine then prints only the reason, which names the field itself.
- */
-export function withoutSecretValue(
-  failure: InputFailure,
-  inputs: Readonly<Record<string, unknown>>,
-): InputFailure {
-  const value = inputs[failure.property];
-  const holdsSecret =
-    SECRET_INPUTS.has(failure.property) ||
-    isSecretAttribute(failure.property) ||
-    (isPlainObject(value) && Object.keys(value).some(isSecretAttribute));
-  return holdsSecret ? { property: "", reason: failure.reason } : failure;
-}
+import { isUnknown } from "./validation";
 
 /** Keys the dynamic-provider host adds to inputs and outputs (the serialized provider). */
 const isHostKey = (key: string) => key.startsWith("__");

@@ -18,7 +18,7 @@ import { inheritedValue, type StoredValue, UNKNOWN_STORED } from "../contract/in
 import { effectiveChoice, type NameServiceChoice, nodesetRunsMakedhcp } from "./name-services";
 import { siteServicesOf } from "./node-name-services";
 import { plannedInputs } from "./planned-objects";
-import { processSettings } from "./process-context";
+import { processSettings } from "./process-settings";
 import { howToSet } from "./setting-advice";
 import { isUnknown } from "./validation";
 

@@ -16,7 +16,7 @@ import {
   stepsForDelete,
   stepsForWrite,
 } from "./name-services";
-import { processSettings } from "./process-context";
+import { processSettings } from "./process-settings";
 import { sayLine } from "./provider-lines";
 import { settingName } from "./setting-advice";
 

@@ -17,7 +17,8 @@
  * scripts or a node is imported), by the path a real xcatd answers (docs/xcat-behavior-found.md
  * §1: a keyed read naming its columns).
  */
-import { isNotFound, type XcatClient } from "../client";
+import type { XcatClient } from "../client";
+import { isNotFound } from "../client/errors";
 import {
   DEFAULTED_SCRIPTS,
   declaredAttributes,

@@ -132,7 +132,7 @@ describe("all resource types on the real engine", () => {
     expect(state).not.toContain(target.password);
     expect(tokens.length).toBeGreaterThan(0);
     for (const token of tokens) expect(state).not.toContain(token);
-    const exported = (await workspace.exportState()).text;
+    const exported = await workspace.exportWithCli();
     expect(exported).not.toContain(BMC_PASSWORD);
     expect(exported).not.toContain(BMC_USER);
     expect(exported).not.toContain(target.password);

@@ -98,7 +98,7 @@ describe("a Deployment roll that stops, on the real engine", () => {
         `the closest existing image is '${IMAGE.b}'`,
     );
     expect(writes(emulator)).toBe(before);
-    await workspace.run(["config", "rm", "osimage"]);
+    await workspace.removeConfig("osimage");
   });
 
   /**
@@ -207,7 +207,7 @@ describe("a Deployment roll that stops, on the real engine", () => {
     // on a console prompt.
     const r02n01 = (await nodeStates()).r02n01;
     const image = r02n01?.deployed && r02n01.osimage === IMAGE.a ? "b" : "a";
-    await workspace.run(["config", "rm", "maxFailures"]);
+    await workspace.removeConfig("maxFailures");
     // stuckMinutes 0.02 is 1.2 s without a status change: the 4 s boot reports `installing`
     // after 0.4 s, then nothing.
     await workspace.setConfigs({ image, canary: "1", cancelGraceSeconds: "3", stuckMinutes: "0.02" });

@@ -8,7 +8,7 @@
  * run in it.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { normalizeBaseUrl } from "../../client";
+import { normalizeBaseUrl } from "../../client/base-url";
 import type { ConnectionArgs } from "./common";
 
 /** Pulumi name of the first resource that claimed each (kind, management node, name). */

@@ -15,7 +15,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { splitSecretAttributes } from "../attributes";
 import { kindCheck } from "../kind-checks";
-import { withoutSecretValue } from "../make-provider";
+import { withoutSecretValue } from "../secret-failures";
 import { type InputFailure, isPlainObject } from "../validation";
 
 /** A value with no output or promise anywhere in it: known now, in the program. */

@@ -7,8 +7,8 @@
  * expressions, `all`), a group a node names created when missing and deleted with the last node
  * when it holds nothing (node-groups.ts).
  */
-import { isNotFound } from "../../client";
 import type { ConfluentClient } from "../../client/confluent";
+import { isNotFound } from "../../client/errors";
 import {
   CONFLUENT_EVERYTHING_GROUP,
   confluentValueOf,
@@ -23,7 +23,7 @@ import {
   type ObjectApi,
 } from "../attribute-object";
 import { isSecretAttribute } from "../attributes";
-import { processSettings } from "../process-context";
+import { processSettings } from "../process-settings";
 import { sayLine } from "../provider-lines";
 import { groupSpec } from "../resources/group";
 import { nodeSpec } from "../resources/node";

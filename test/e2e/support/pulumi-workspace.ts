@@ -6,8 +6,9 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { appendFileSync, readdirSync, readFileSync } from "node:fs";
-import { cp, mkdir, readdir, readFile, rm } from "node:fs/promises";
+import { cp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
+import { dump, load } from "js-yaml";
 import { expect } from "vitest";
 
 export interface PulumiCommandResult {
@@ -221,24 +222,63 @@ export class PulumiWorkspace {
     };
   }
 
+  /**
+   * Sets one key of the stack's config: a secret with `pulumi config set --secret` (the CLI
+   * encrypts it), a plain value straight into Pulumi.<stack>.yaml (see {@link setConfigs}).
+   */
   async setConfig(key: string, value: string, options: { secret?: boolean } = {}): Promise<void> {
-    await this.run(["config", "set", key, value, ...(options.secret ? ["--secret"] : ["--plaintext"])]);
+    if (options.secret) await this.run(["config", "set", key, value, "--secret"]);
+    else await this.setConfigs({ [key]: value });
   }
 
   /**
-   * Sets several keys with one `pulumi config set-all` (a `pulumi` process costs about a second,
-   * docs/e2e-time.md): `plain` in plain text, `secret` encrypted.
+   * Sets several keys: `plain` written straight into the stack's settings file
+   * Pulumi.<stack>.yaml, as `pulumi config set --plaintext` writes them (a key without a namespace
+   * under the project's name, the value a string), and `secret` encrypted by the CLI with one
+   * `pulumi config set-all` when there is any. A `pulumi` process costs 0.5-0.8 s of CPU and
+   * seconds on a busy machine (docs/e2e-time.md); a plain value needs no encryption, so no process.
    */
   async setConfigs(
     plain: Readonly<Record<string, string>>,
     secret: Readonly<Record<string, string>> = {},
   ): Promise<void> {
+    if (Object.keys(plain).length > 0) {
+      const project = await this.projectName();
+      await this.editStackConfig((config) => {
+        for (const [key, value] of Object.entries(plain)) config[qualifiedKey(key, project)] = value;
+      });
+    }
+    if (Object.keys(secret).length === 0) return;
     await this.run([
       "config",
       "set-all",
-      ...Object.entries(plain).flatMap(([key, value]) => ["--plaintext", `${key}=${value}`]),
       ...Object.entries(secret).flatMap(([key, value]) => ["--secret", `${key}=${value}`]),
     ]);
+  }
+
+  /** Removes keys from the stack's config (`pulumi config rm`), in Pulumi.<stack>.yaml directly. */
+  async removeConfig(...keys: readonly string[]): Promise<void> {
+    const project = await this.projectName();
+    await this.editStackConfig((config) => {
+      for (const key of keys) delete config[qualifiedKey(key, project)];
+    });
+  }
+
+  /**
+   * Reads Pulumi.<stack>.yaml (`pulumi stack init` wrote it with the passphrase's salt), lets
+   * `edit` change its `config` map and writes it back, every value double-quoted so that YAML
+   * reads each as the string the CLI would have stored ("3", "true", "" stay strings).
+   */
+  private async editStackConfig(edit: (config: Record<string, unknown>) => void): Promise<void> {
+    const file = join(this.programDir, `Pulumi.${this.stackName}.yaml`);
+    const settings = ((await readFile(file, "utf8").then(load, () => undefined)) ?? {}) as Record<
+      string,
+      unknown
+    >;
+    const config = { ...((settings.config as Record<string, unknown> | undefined) ?? {}) };
+    edit(config);
+    settings.config = config;
+    await writeFile(file, dump(settings, { forceQuotes: true, quotingType: '"', lineWidth: -1 }));
   }
 
   /** `pulumi preview --json`: the planned steps and the count per operation. */
@@ -264,17 +304,60 @@ export class PulumiWorkspace {
     return this.lastChanges();
   }
 
-  /** The stack's outputs, secrets shown in plain text. */
+  /**
+   * The stack's outputs, secrets shown in plain text. Read from the file backend's checkpoint (the
+   * root Stack resource's outputs, as `pulumi stack output --json` prints them) when none is a
+   * secret; with a secret, `pulumi stack output --json --show-secrets` decrypts it.
+   */
   async outputs(): Promise<Record<string, unknown>> {
+    const { resources } = await this.exportState();
+    const stack = resources.find((resource) => resource.type === "pulumi:pulumi:Stack");
+    const outputs = stack?.outputs ?? {};
+    if (stack !== undefined && !JSON.stringify(outputs).includes(`"${SECRET_SIGNATURE}"`)) return outputs;
     const raw = await this.run(["stack", "output", "--json", "--show-secrets"]);
     return JSON.parse(raw.stdout) as Record<string, unknown>;
   }
 
-  /** The stack's checkpoint as `pulumi stack export` prints it (secrets stay encrypted). */
+  /**
+   * The stack's checkpoint as `pulumi stack export` prints it (secrets stay encrypted), read from
+   * the file backend, whose stack file holds the same deployment under `checkpoint.latest`
+   * (`pulumi stack export` prints that deployment as `{ version: 3, deployment }`, checked equal on
+   * pulumi v3.259.0, docs/e2e-time.md): a
+   * `pulumi` process fewer each time a test looks at the state.
+   */
   async exportState(): Promise<{ readonly text: string; readonly resources: readonly StateResource[] }> {
-    const raw = await this.run(["stack", "export"]);
-    const parsed = JSON.parse(raw.stdout) as { deployment?: { resources?: StateResource[] } };
-    return { text: raw.stdout, resources: parsed.deployment?.resources ?? [] };
+    const parsed = JSON.parse(await this.stateFileText()) as {
+      checkpoint?: { latest?: { resources?: StateResource[] } };
+    };
+    const deployment = parsed.checkpoint?.latest ?? {};
+    return {
+      text: JSON.stringify({ version: 3, deployment }, null, 4),
+      resources: deployment.resources ?? [],
+    };
+  }
+
+  /** What `pulumi stack export` prints (secrets stay encrypted): for tests about that command's output. */
+  async exportWithCli(): Promise<string> {
+    return (await this.run(["stack", "export"])).stdout;
+  }
+
+  /**
+   * The newest update's record in the file backend (the entry `pulumi stack history --json`
+   * prints first): its kind, result, message and change counts.
+   */
+  async lastUpdate(): Promise<{ readonly message?: string; readonly resourceChanges?: ChangeSummary }> {
+    const project = await this.projectName();
+    const dir = join(this.workDir, "state", ".pulumi", "history", project, this.stackName);
+    // `<stack>-<unix nanoseconds>.history.json`: the names sort in the order of the updates.
+    const newest = (await readdir(dir))
+      .filter((name) => name.endsWith(".history.json"))
+      .sort()
+      .at(-1);
+    if (newest === undefined) throw new Error(`no update of stack ${this.stackName} is recorded in ${dir}`);
+    return JSON.parse(await readFile(join(dir, newest), "utf8")) as {
+      message?: string;
+      resourceChanges?: ChangeSummary;
+    };
   }
 
   /** The raw state file of the file backend, exactly as written to disk. */
@@ -298,18 +381,7 @@ export class PulumiWorkspace {
    * after every run (docs/e2e-time.md).
    */
   async lastChanges(): Promise<ChangeSummary> {
-    const project = await this.projectName();
-    const dir = join(this.workDir, "state", ".pulumi", "history", project, this.stackName);
-    // `<stack>-<unix nanoseconds>.history.json`: the names sort in the order of the updates.
-    const newest = (await readdir(dir))
-      .filter((name) => name.endsWith(".history.json"))
-      .sort()
-      .at(-1);
-    if (newest === undefined) throw new Error(`no update of stack ${this.stackName} is recorded in ${dir}`);
-    const record = JSON.parse(await readFile(join(dir, newest), "utf8")) as {
-      resourceChanges?: ChangeSummary;
-    };
-    return record.resourceChanges ?? {};
+    return (await this.lastUpdate()).resourceChanges ?? {};
   }
 
   /**
@@ -327,6 +399,14 @@ export class PulumiWorkspace {
     if (name === undefined) throw new Error(`no project name in ${join(this.programDir, "Pulumi.yaml")}`);
     return name;
   }
+}
+
+/** The key Pulumi marks a secret value with in state (sdk/go/common/resource/sig, "Secret"). */
+const SECRET_SIGNATURE = "1b47061264138c4ac30d75fd1eb44270";
+
+/** A config key as the CLI stores it: one without a namespace belongs to the project. */
+function qualifiedKey(key: string, project: string): string {
+  return key.includes(":") ? key : `${project}:${key}`;
 }
 
 /**
