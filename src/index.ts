@@ -6,6 +6,12 @@
 
 import type * as RetryModule from "./client/retry";
 import type * as XcatClientModule from "./client/xcat-client";
+import { unsupportedNodeSentence } from "./supported-node";
+
+// A program on a Node.js too old for the client fails here, in one sentence naming the node it
+// runs on, rather than later inside undici (src/supported-node.ts).
+const tooOld = unsupportedNodeSentence("pulumi-xcat");
+if (tooOld !== undefined) throw new Error(tooOld);
 
 // The client's light parts (errors, auth, redaction, URL checks) load with the package; its
 // requests (undici, zod, p-retry: 0.3-0.4 s of CPU, docs/e2e-time.md) load on first use, because

@@ -2,7 +2,8 @@
  * The oldest Node.js the package runs on (src/supported-node.ts): the comparison, the sentence,
  * and, where this machine has an older node (Debian 12's or the system's Node.js 20, which is what
  * `node` is on PATH before the toolchain's Node 24), the command line and the native provider run
- * on it: each says the one sentence and exits 1, where they used to crash inside undici.
+ * on it: each says the one sentence and exits 1 (a program's import of the package throws it),
+ * where they used to crash inside undici.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -48,6 +49,14 @@ describe.skipIf(old === undefined)(`on an older Node.js (${old})`, { timeout: 60
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/^pulumi-xcat needs Node\.js 22\.19\.0 or newer, but runs on Node\.js 20\./);
     expect(run.stderr).not.toContain("bind");
+  });
+
+  it("a program's import of the package throws the sentence", () => {
+    const run = spawnSync(old as string, ["-e", 'require("./dist/index.js")'], { encoding: "utf8" });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(
+      "Error: pulumi-xcat needs Node.js 22.19.0 or newer, but runs on Node.js 20.",
+    );
   });
 
   it("pulumi-resource-xcat says it and exits 1 before it prints a port", () => {

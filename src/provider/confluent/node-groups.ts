@@ -3,8 +3,9 @@
  * a node names it (real-confluent.md item 3, `group nosuchgroup does not exist`), where xCAT has
  * it exist as soon as a node names it; and a group a node leaves behind empty goes with it.
  */
-import { isNotFound } from "../../client";
+
 import type { ConfluentClient, ConfluentValue } from "../../client/confluent";
+import { isNotFound } from "../../client/errors";
 import { CONFLUENT_EVERYTHING_GROUP } from "../../contract/confluent/xcat-attribute-map";
 import { sayLine } from "../provider-lines";
 

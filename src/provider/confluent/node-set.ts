@@ -21,8 +21,9 @@
  * Name services (makehosts, makedns, makedhcp) are xCAT commands: on Confluent a NodeSet sends
  * none, as a Node on Confluent sends none.
  */
-import { isNotFound } from "../../client";
+
 import type { ConfluentClient, NodeAttributes } from "../../client/confluent";
+import { isNotFound } from "../../client/errors";
 import {
   confluentValueOf,
   mappingOfXcat,
