@@ -32,6 +32,18 @@ export function shellQuote(value: string): string {
   return /^[A-Za-z0-9_./:@%+=,-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
 }
 
+/** The written project's setup, the same for one server or several: its folder, its packages, a state and a stack. */
+function projectSetupLines(out: string, language: "typescript" | "yaml", packageSpec: string): string[] {
+  return [
+    `    cd ${shellQuote(resolve(out))}`,
+    language === "yaml"
+      ? `    npm install ${shellQuote(packageSpec)}   # beside Pulumi.yaml, whose plugins section names its plugin/ folder`
+      : "    npm install",
+    "    pulumi login --local        # the state in ~/.pulumi; a team sets PULUMI_BACKEND_URL to its backend instead",
+    "    pulumi stack init prod",
+  ];
+}
+
 /**
  * The section's lines (Markdown; the commands indented as a code block). `out` is where the
  * project was written; `secrets` are the program's `config.requireSecret` keys.
@@ -70,14 +82,7 @@ export function firstRunLines(
     "`PULUMI_CONFIG_PASSPHRASE` set to a passphrase of your choosing (it encrypts this stack's secrets;",
     "keep it, every later `pulumi` command needs it):",
     "",
-    `    cd ${shellQuote(resolve(out))}`,
-    ...(language === "yaml"
-      ? [
-          `    npm install ${shellQuote(packageSpec)}   # beside Pulumi.yaml, whose plugins section names its plugin/ folder`,
-        ]
-      : ["    npm install"]),
-    "    pulumi login --local        # the state in ~/.pulumi; a team sets PULUMI_BACKEND_URL to its backend instead",
-    "    pulumi stack init prod",
+    ...projectSetupLines(out, language, packageSpec),
     `    pulumi config set xcat:url ${shellQuote(connection.url)}`,
     ...credential,
     ...tls,
@@ -147,14 +152,7 @@ export function firstRunServersLines(
     "the import, and `PULUMI_CONFIG_PASSPHRASE` set to a passphrase of your choosing (it encrypts this stack's",
     "secrets; keep it, every later `pulumi` command needs it):",
     "",
-    `    cd ${shellQuote(resolve(out))}`,
-    ...(language === "yaml"
-      ? [
-          `    npm install ${shellQuote(packageSpec)}   # beside Pulumi.yaml, whose plugins section names its plugin/ folder`,
-        ]
-      : ["    npm install"]),
-    "    pulumi login --local        # the state in ~/.pulumi; a team sets PULUMI_BACKEND_URL to its backend instead",
-    "    pulumi stack init prod",
+    ...projectSetupLines(out, language, packageSpec),
     ...account,
     ...secrets.map((secret) =>
       secret.plain

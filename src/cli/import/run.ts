@@ -363,36 +363,55 @@ export async function run(argv: readonly string[]): Promise<number> {
 async function runConfluent(args: ImportArgs, settings: ProviderSettings, started: number): Promise<number> {
   const connection = settings.connection;
   if (connection === undefined) throw new Error("no Confluent URL: give --url or XCAT_URL");
-  if (!connection.username || !connection.password)
-    throw new Error(
-      "Confluent takes a user and password: give --username and --password-file (or XCAT_PASSWORD)",
-    );
+  const { cluster, left } = await readConfluentServer(
+    args,
+    settings,
+    "Confluent takes a user and password: give --username and --password-file (or XCAT_PASSWORD)",
+    progress,
+  );
+  const program = args.language === "yaml" ? renderYamlProgram(cluster) : renderProgram(cluster);
+  mkdirSync(args.out, { recursive: true });
+  writeProject(args, confluentImportConnection(connection), program, cluster, left, []);
+  for (const item of left) progress(`left out: ${item}`);
+  progress(`wrote ${args.out} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return 0;
+}
+
+/** Reads a Confluent server's nodes and groups for the import; `credentialsMissing` says what to give. */
+async function readConfluentServer(
+  args: ImportArgs,
+  settings: ProviderSettings,
+  credentialsMissing: string,
+  say: (line: string) => void,
+) {
+  const connection = settings.connection;
+  if (!connection?.username || !connection.password) throw new Error(credentialsMissing);
   const client = new ConfluentClient(
     confluentClientOptionsOf(connection, connection.username, connection.password, settings.urlAsGiven),
   );
   try {
     const excluded = (name: string) => args.exclude.some((pattern) => pattern.test(name));
-    const { cluster, left } = await readConfluentCluster(
+    return await readConfluentCluster(
       client,
       { noderange: args.noderange, excluded, kinds: args.kinds },
-      progress,
+      say,
     );
-    const program = args.language === "yaml" ? renderYamlProgram(cluster) : renderProgram(cluster);
-    mkdirSync(args.out, { recursive: true });
-    const firstRun: ImportConnection = {
-      url: connection.url,
-      username: connection.username,
-      caCert: connection.caCert,
-      insecure: connection.insecure,
-      backend: "confluent",
-    };
-    writeProject(args, firstRun, program, cluster, left, []);
-    for (const item of left) progress(`left out: ${item}`);
-    progress(`wrote ${args.out} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    return 0;
   } finally {
     await client.close();
   }
+}
+
+/** How the written program's first-run lines reach a Confluent server (no secret). */
+function confluentImportConnection(
+  connection: NonNullable<ProviderSettings["connection"]>,
+): ImportConnection {
+  return {
+    url: connection.url,
+    username: connection.username,
+    caCert: connection.caCert,
+    insecure: connection.insecure,
+    backend: "confluent",
+  };
 }
 
 /** What one server of several gave the import. */
@@ -451,38 +470,15 @@ async function readServer(args: ImportArgs, server: ImportServer): Promise<Serve
   const connection = settings.connection;
   if (connection === undefined) throw new Error(`server ${server.name}: no URL`);
   if (connection.backend === "confluent") {
-    if (!connection.username || !connection.password)
-      throw new Error(
-        `server ${server.name} (${connection.url}): Confluent takes a user and password: give --username and --password-file after its --url`,
-      );
-    const client = new ConfluentClient(
-      confluentClientOptionsOf(connection, connection.username, connection.password, settings.urlAsGiven),
+    const { cluster, left } = await readConfluentServer(
+      args,
+      settings,
+      `server ${server.name} (${connection.url}): Confluent takes a user and password: give --username and --password-file after its --url`,
+      say,
     );
-    try {
-      const excluded = (name: string) => args.exclude.some((pattern) => pattern.test(name));
-      const { cluster, left } = await readConfluentCluster(
-        client,
-        { noderange: args.noderange, excluded, kinds: args.kinds },
-        say,
-      );
-      if (args.grain === "set")
-        left.push("NodeSets: Confluent does not serve NodeSet yet (issue #38): its nodes are Nodes");
-      return {
-        server,
-        cluster,
-        left,
-        findings: [],
-        connection: {
-          url: connection.url,
-          username: connection.username,
-          caCert: connection.caCert,
-          insecure: connection.insecure,
-          backend: "confluent",
-        },
-      };
-    } finally {
-      await client.close();
-    }
+    if (args.grain === "set")
+      left.push("NodeSets: the import writes a Confluent server's nodes as Nodes (not yet as NodeSets)");
+    return { server, cluster, left, findings: [], connection: confluentImportConnection(connection) };
   }
   const client = new XcatClient(clientOptionsFor(connection, settings));
   try {

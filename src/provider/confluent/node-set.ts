@@ -29,8 +29,9 @@ import {
   mappingOfXcat,
   reasonWithoutCounterpart,
 } from "../../contract/confluent/xcat-attribute-map";
-import { adoptionChanges, attributeChanges, differingAttributes } from "../attributes";
+import { adoptionChanges } from "../attributes";
 import { compactNoderange } from "../node-batches";
+import { type NodeSetCreation, planNodeSetCreation } from "../node-set-creation";
 import {
   heldRows,
   mergedWrites,
@@ -53,7 +54,6 @@ import {
 } from "../resources/node-set";
 import { settingName } from "../setting-advice";
 import {
-  ADOPT_ADVICE,
   type CheckOutcome,
   type OperationContext,
   PartialFailureError,
@@ -234,54 +234,29 @@ async function deleteNodes(client: ConfluentClient, nodes: readonly string[]): P
   }
 }
 
-/** What creating some nodes of the set takes: nodes to adopt (with their changes) and nodes to create. */
-interface Creation {
-  readonly existing: ReadonlyMap<string, Record<string, string>>;
-  readonly adoptions: ReadonlyMap<string, Record<string, string>>;
-  readonly missing: readonly string[];
-}
-
 /**
- * Plans the creation of `nodes` with reads only: a node that already holds the set's values is
- * taken as it is; one that differs is a conflict without `adopt`, thrown before anything is
- * written, since Confluent's create would merge into it without a word (item 2).
+ * Plans the creation of `nodes`: reads those that exist (one request, or node by node when one
+ * is gone), then node-set-creation.ts decides what is taken, adopted or refused, before anything is written.
  */
 async function planCreation(
   client: ConfluentClient,
   set: NodeSetInputs,
   nodes: readonly string[],
   context: OperationContext | undefined,
-): Promise<Creation> {
+): Promise<NodeSetCreation> {
   const existing = nodes.length === 0 ? new Map() : await readNodes(client, set, nodes);
-  if (existing.size > 0 && context?.replacing && !set.adopt)
-    throw new ResourceConflictError(
-      `${KIND}: the nodes ${compactNoderange([...existing.keys()])} already exist on Confluent where the ` +
-        "set's replacement is to be created, and the replaced set is deleted next. Nothing was changed. " +
-        "To take them over on another server, set adopt: true.",
-    );
-  const conflicts: string[] = [];
-  const adoptions = new Map<string, Record<string, string>>();
-  for (const [node, reported] of existing) {
-    const desired = nodeValues(set, node);
-    const differing = differingAttributes(desired, reported);
-    if (differing.length === 0) continue;
-    if (!set.adopt) conflicts.push(`${node} (${differing.join(", ")})`);
-    else adoptions.set(node, attributeChanges({}, desired, reported));
-  }
-  if (conflicts.length > 0)
-    throw new ResourceConflictError(
-      `${KIND}: ${conflicts.length === 1 ? "1 node of the set already exists" : `${conflicts.length} nodes of the set already exist`} on Confluent ` +
-        `with other values: ${conflicts.slice(0, 10).join(", ")}${conflicts.length > 10 ? ", ..." : ""}. ` +
-        `Nothing was changed. ${ADOPT_ADVICE}.`,
-    );
-  return { existing, adoptions, missing: nodes.filter((node) => !existing.has(node)) };
+  return planNodeSetCreation(set, nodes, existing, "on Confluent", context?.replacing === true);
 }
 
 /**
  * Adopts and creates as planned: adoptions merged by equal change; new nodes with equal values
  * in one `POST /noderange/`, a node with values of its own in its own `POST /nodes/`.
  */
-async function applyCreation(client: ConfluentClient, set: NodeSetInputs, creation: Creation): Promise<void> {
+async function applyCreation(
+  client: ConfluentClient,
+  set: NodeSetInputs,
+  creation: NodeSetCreation,
+): Promise<void> {
   for (const node of creation.adoptions.keys()) {
     const shown = adoptionChanges(nodeValues(set, node), creation.existing.get(node) ?? {}, []);
     sayLine(

@@ -15,13 +15,7 @@
 import type { UpdatedObject, XcatClient } from "../../client";
 import type { AttributeObjectInputs } from "../attribute-object";
 import { attributeValueProblems } from "../attribute-values";
-import {
-  adoptionChanges,
-  attributeChanges,
-  differingAttributes,
-  isSecretAttribute,
-  publicAttributes,
-} from "../attributes";
+import { adoptionChanges, isSecretAttribute, publicAttributes } from "../attributes";
 import { compactNoderange } from "../node-batches";
 import {
   announceNameServices,
@@ -29,6 +23,7 @@ import {
   nameServicesBeforeDelete,
 } from "../node-name-services";
 import { nodeOwnReported } from "../node-own-values";
+import { type NodeSetCreation, planNodeSetCreation } from "../node-set-creation";
 import {
   heldRows,
   mergedWrites,
@@ -41,7 +36,6 @@ import {
 import { expandNodesInput, type NodeRows, nodeSetRows, nodesProblems } from "../node-set-rows";
 import { sayLine } from "../provider-lines";
 import {
-  ADOPT_ADVICE,
   type CheckOutcome,
   type CommonInputs,
   type OperationContext,
@@ -228,51 +222,26 @@ async function nameServicesBefore(client: XcatClient, set: NodeSetInputs, nodes:
   await Promise.all(nodes.map((node) => nameServicesBeforeDelete(client, node, inputs)));
 }
 
-/** What creating some nodes of the set takes: nodes to adopt (with their changes) and nodes to POST. */
-interface Creation {
-  readonly existing: ReadonlyMap<string, Record<string, string>>;
-  readonly adoptions: ReadonlyMap<string, Record<string, string>>;
-  readonly missing: readonly string[];
-}
-
 /**
- * Plans the creation of `nodes`, with reads only (one request for all): a node that already
- * holds the set's values is taken as it is; one that differs is a conflict without `adopt`,
- * thrown before anything is written for any node, and is made to match with it.
+ * Plans the creation of `nodes`: reads those that exist (one request for all), then
+ * node-set-creation.ts decides what is taken, adopted or refused, before anything is written.
  */
 async function planCreation(
   client: XcatClient,
   set: NodeSetInputs,
   nodes: readonly string[],
   context: OperationContext | undefined,
-): Promise<Creation> {
+): Promise<NodeSetCreation> {
   const existing = await ownValues(client, set, await readNodes(client, nodes));
-  if (existing.size > 0 && context?.replacing && !set.adopt)
-    throw new ResourceConflictError(
-      `${KIND}: the nodes ${compactNoderange([...existing.keys()])} already exist where the set's replacement ` +
-        "is to be created, and the replaced set is deleted next. Nothing was changed. To take them over on " +
-        "another server, set adopt: true.",
-    );
-  const conflicts: string[] = [];
-  const adoptions = new Map<string, Record<string, string>>();
-  for (const [node, reported] of existing) {
-    const desired = nodeValues(set, node);
-    const differing = differingAttributes(desired, reported);
-    if (differing.length === 0) continue;
-    if (!set.adopt) conflicts.push(`${node} (${differing.join(", ")})`);
-    else adoptions.set(node, attributeChanges({}, desired, reported));
-  }
-  if (conflicts.length > 0)
-    throw new ResourceConflictError(
-      `${KIND}: ${conflicts.length === 1 ? "1 node of the set already exists" : `${conflicts.length} nodes of the set already exist`} in xCAT ` +
-        `with other values: ${conflicts.slice(0, 10).join(", ")}${conflicts.length > 10 ? ", ..." : ""}. ` +
-        `Nothing was changed. ${ADOPT_ADVICE}.`,
-    );
-  return { existing, adoptions, missing: nodes.filter((node) => !existing.has(node)) };
+  return planNodeSetCreation(set, nodes, existing, "in xCAT", context?.replacing === true);
 }
 
 /** Adopts and creates as planned: adoptions merged by equal change, each new node its own POST. */
-async function applyCreation(client: XcatClient, set: NodeSetInputs, creation: Creation): Promise<void> {
+async function applyCreation(
+  client: XcatClient,
+  set: NodeSetInputs,
+  creation: NodeSetCreation,
+): Promise<void> {
   for (const node of creation.adoptions.keys()) {
     const shown = adoptionChanges(nodeValues(set, node), creation.existing.get(node) ?? {}, []);
     sayLine(
