@@ -11,7 +11,7 @@
  *
  * Reads only.
  */
-import { isNotFound, XcatClient } from "../../client";
+import { XcatClient } from "../../client";
 import type { NodeAttributes } from "../../client/confluent";
 import {
   CONFLUENT_EVERYTHING_GROUP,
@@ -59,17 +59,7 @@ async function readConfluentValues(
 ): Promise<NodeValues> {
   const client = confluentClientFor(settings);
   try {
-    const read = await Promise.all(
-      nodes.map(async (node) => {
-        try {
-          return [node, await client.nodes.get(node)] as const;
-        } catch (error) {
-          if (isNotFound(error)) return [node, undefined] as const;
-          throw error;
-        }
-      }),
-    );
-    const byNode = new Map(read);
+    const byNode = await client.nodes.getEach(nodes);
     return {
       value: (node, attribute) => confluentValue(byNode.get(node), attribute),
       defined: (node) => byNode.get(node) !== undefined,

@@ -11,7 +11,7 @@
  * await client.nodes.create("n1", { groups: ["compute"], "net.hwaddr": "52:54:00:00:00:01" });
  * ```
  */
-import { createXcatError } from "../errors";
+import { createXcatError, isNotFound } from "../errors";
 import { Limiter } from "../limiter";
 import { createRedactor } from "../redact";
 import { type RetryOptions, resolveRetryOptions } from "../retry";
@@ -131,6 +131,23 @@ export class ConfluentClient {
     this.nodes = {
       /** A node's attributes (`GET /nodes/<n>/attributes/current`), merged with concurrent reads. */
       get: (name: string): Promise<NodeAttributes> => reads.read(name),
+      /**
+       * Each node's attributes, read as `get` reads them (merged into noderange reads); a node
+       * Confluent does not have maps to undefined instead of failing the others.
+       */
+      getEach: async (names: readonly string[]): Promise<Map<string, NodeAttributes | undefined>> =>
+        new Map(
+          await Promise.all(
+            names.map(async (name) => {
+              try {
+                return [name, await reads.read(name)] as const;
+              } catch (error) {
+                if (isNotFound(error)) return [name, undefined] as const;
+                throw error;
+              }
+            }),
+          ),
+        ),
       /** Several nodes in one request; rejects with not-found when one is not a node (item 12). */
       getMany: async (names: readonly string[]): Promise<Map<string, NodeAttributes>> =>
         readMany(await send({ method: "GET", path: `/noderange/${noderange(names)}/attributes/current` })),

@@ -171,17 +171,7 @@ async function readNodes(
   set: NodeSetValues,
   nodes: readonly string[],
 ): Promise<Map<string, Record<string, string>>> {
-  const read = await Promise.all(
-    nodes.map(async (node) => {
-      try {
-        return [node, await client.nodes.get(node)] as const;
-      } catch (error) {
-        if (isNotFound(error)) return [node, undefined] as const;
-        throw error;
-      }
-    }),
-  );
-  return heldBy(set, read);
+  return heldBy(set, await client.nodes.getEach(nodes));
 }
 
 function heldBy(
