@@ -17,12 +17,7 @@ import { withoutSecretValue } from "./secret-failures";
 import { movedBy, serverOfConnection } from "./server-identity";
 import { settingName } from "./setting-advice";
 import { type CommonInputs, PartialFailureError, type ResourceSpec } from "./spec";
-import {
-  connectionServerRecord,
-  SERVER_OUTPUT,
-  stackServerMismatch,
-  stackServerRecord,
-} from "./stack-server";
+import { connectionServerRecord, SERVER_OUTPUT, stackServerMismatch } from "./stack-server";
 import { isUnknown } from "./validation";
 
 /** Keys the dynamic-provider host adds to inputs and outputs (the serialized provider). */
@@ -69,11 +64,7 @@ function nameOf(values: unknown, id: string): string {
  */
 function withServerRecord(outputs: unknown, inputs: unknown): Record<string, unknown> {
   const result = { ...(outputs as Record<string, unknown>) };
-  const connection = connectionOf(inputs);
-  const record =
-    connection === undefined
-      ? stackServerRecord(processSettings().connection)
-      : connectionServerRecord(connection, processSettings().connection);
+  const record = connectionServerRecord(connectionOf(inputs), processSettings().connection);
   if (record !== undefined) result[SERVER_OUTPUT] = record;
   return result;
 }

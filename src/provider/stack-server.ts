@@ -32,19 +32,14 @@ export interface RecordedServer {
   readonly url: string | null;
 }
 
-/** The record of the server the stack's settings name, for a resource without a `connection`. */
-export function stackServerRecord(stack: ServerSettings | undefined): RecordedServer | undefined {
-  const identity = serverOfConnection(undefined, stack ?? {});
-  return identity.known ? { backend: identity.backend, url: identity.url ?? null } : undefined;
-}
-
 /**
- * The record of the server a resource's own `connection` names (its missing settings from the
- * stack's): only for review, drift and pins to find it by, since the connection itself is a
- * secret in the state. Nothing is refused by it: a changed `connection` is a move (diff).
+ * The record of the server a resource writes to: its own `connection`'s (its missing settings from
+ * the stack's), else the stack's. For a resource with a connection it is only for review, drift and
+ * pins to find it by, since the connection itself is a secret in the state; nothing is refused by
+ * it: a changed `connection` is a move (diff).
  */
 export function connectionServerRecord(
-  connection: ServerSettings,
+  connection: ServerSettings | undefined,
   stack: ServerSettings | undefined,
 ): RecordedServer | undefined {
   const identity = serverOfConnection(connection, stack ?? {});

@@ -7,22 +7,23 @@ import {
   connectionServerRecord,
   recordedServerOf,
   stackServerMismatch,
-  stackServerRecord,
 } from "../../src/provider/stack-server";
 
 const A = { url: "https://mn-a.example/xcatws", username: "root", password: "secret-a" };
 const A_OTHER_ACCOUNT = { ...A, username: "other" };
 const B = { url: "https://mn-b.example", username: "root", password: "secret-b" };
 
-describe("stackServerRecord", () => {
+describe("connectionServerRecord without a connection (the stack's server)", () => {
   it("keeps backend and normalized url only, never credentials", () => {
-    const record = stackServerRecord(B);
+    const record = connectionServerRecord(undefined, B);
     expect(record).toEqual({ backend: "xcat", url: "https://mn-b.example/xcatws" });
     expect(JSON.stringify(record)).not.toContain("secret-b");
   });
 
   it("reads back what it wrote, and nothing from state written before the record", () => {
-    expect(recordedServerOf({ managementServer: stackServerRecord(A) })).toEqual(stackServerRecord(A));
+    expect(recordedServerOf({ managementServer: connectionServerRecord(undefined, A) })).toEqual(
+      connectionServerRecord(undefined, A),
+    );
     expect(recordedServerOf({ name: "n1" })).toBeUndefined();
   });
 });
@@ -42,7 +43,7 @@ describe("connectionServerRecord", () => {
 describe("stackServerMismatch", () => {
   const made = (server: typeof A, extra: Record<string, unknown> = {}) => ({
     name: "cn001",
-    managementServer: stackServerRecord(server),
+    managementServer: connectionServerRecord(undefined, server),
     ...extra,
   });
 
