@@ -68,10 +68,28 @@ export function planNodeSetUpdate(previous: NodeSetValues, next: NodeSetValues):
   };
 }
 
-/** Whether applying `next` over `previous` would send anything. */
+/** The rows of `previous` that `next` no longer has, in name order. */
+export function removedRows(previous: NodeSetValues, next: NodeSetValues): string[] {
+  return Object.keys(previous.rows)
+    .filter((node) => !Object.hasOwn(next.rows, node))
+    .sort();
+}
+
+/**
+ * Whether applying `next` over `previous` would send anything: what {@link planNodeSetUpdate}
+ * plans is not empty. Asked for every set in every preview, so it stops at the first node that
+ * would change and merges nothing.
+ */
 export function nodeSetChanges(previous: NodeSetValues, next: NodeSetValues): boolean {
-  const plan = planNodeSetUpdate(previous, next);
-  return plan.added.length > 0 || plan.removed.length > 0 || plan.writes.length > 0;
+  const before = Object.keys(previous.rows);
+  const after = Object.keys(next.rows);
+  if (before.length !== after.length) return true;
+  for (const node of after) {
+    if (!Object.hasOwn(previous.rows, node)) return true;
+    const changes = attributeChanges(nodeValues(previous, node), nodeValues(next, node));
+    for (const _ in changes) return true;
+  }
+  return false;
 }
 
 /**

@@ -29,6 +29,7 @@ import { XcatClient } from "../../src/client";
 import { ConfluentClient } from "../../src/client/confluent";
 import { type RunningConfluentEmulator, startConfluentEmulator } from "../../src/confluent-emulator";
 import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import { reportsOfOutputs } from "../../src/provider/node-set-reports";
 import { waitForState } from "../support/wait-for-state";
 import { diagnosticsOf } from "./support/engine-output";
 import { PulumiWorkspace } from "./support/pulumi-workspace";
@@ -438,8 +439,7 @@ describe("every kind through explicit providers: two xCAT management nodes and C
     const { resources } = await ws.exportState();
     const rackB = resources.find((resource) => resource.urn.endsWith("::rackB"));
     expect(JSON.stringify(rackB)).toContain("pulumi:providers:xcat::mnB");
-    const held = (rackB as unknown as { outputs: { nodeAttributes: Record<string, Record<string, string>> } })
-      .outputs.nodeAttributes;
+    const held = reportsOfOutputs((rackB as unknown as { outputs: unknown }).outputs);
     expect(Object.keys(held)).toEqual(["rb01", "rb02", "rb03"]);
     expect(held.rb03).toMatchObject({ ip: "10.2.1.3", mgt: "ipmi" });
     expect(await ws.outputs()).toMatchObject({ rackANodes: "ra[01-03]", rackBNodes: "rb[01-03]" });

@@ -11,6 +11,7 @@
  * - a noderange naming a node that is gone fails whole, deleting nothing (item 12).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { reportsOfOutputs } from "../../src/provider/node-set-reports";
 import { configureProcess, resetProcessContext } from "../../src/provider/process-context";
 import * as runtime from "../../src/provider/runtime";
 import { type ConfluentProviderHarness, confluentProviderHarness } from "./confluent-harness";
@@ -98,7 +99,7 @@ describe("NodeSet on Confluent: a rack of 6 from CSV", () => {
     expect(held("c1n03", "info.note")).toEqual({ value: "rack one" });
     expect(held("c1n03", "groups")).toEqual(["cfrack1", "cfcompute", "everything"]);
     // nodeAttributes: each node's own values, never another's, in xCAT's names.
-    const nodeAttributes = outs.nodeAttributes as Record<string, Record<string, string>>;
+    const nodeAttributes = reportsOfOutputs(outs);
     expect(Object.keys(nodeAttributes)).toHaveLength(6);
     expect(nodeAttributes.c1n05).toMatchObject({
       groups: "cfrack1,cfcompute,all",
@@ -124,9 +125,7 @@ describe("NodeSet on Confluent: a rack of 6 from CSV", () => {
     for (let n = 1; n <= 6; n += 1)
       expect(held(`c1n0${n}`, "info.note")).toEqual({ value: "rack one, rolled" });
     // What the state records is what the PUT answered each node holds.
-    expect((outs.nodeAttributes as Record<string, Record<string, string>>).c1n06?.usercomment).toBe(
-      "rack one, rolled",
-    );
+    expect(reportsOfOutputs(outs).c1n06?.usercomment).toBe("rack one, rolled");
   });
 
   it("clears a column the CSV no longer has, on every node, with one PUT of null", async () => {

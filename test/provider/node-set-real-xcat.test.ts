@@ -18,6 +18,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { XcatClient } from "../../src/client";
+import { reportsOfOutputs } from "../../src/provider/node-set-reports";
 import * as runtime from "../../src/provider/runtime";
 import { configureForRealXcat, realXcatAdmin, realXcatPrefix, realXcatUrl } from "./real-xcat-support";
 
@@ -99,7 +100,7 @@ describe.skipIf(!realXcatUrl)("a NodeSet on a real management node", () => {
         groups: `${p}rack1,all`,
         provmethod: "rocky9-netboot",
       });
-    const perNode = outs.nodeAttributes as Record<string, Record<string, string>>;
+    const perNode = reportsOfOutputs(outs);
     expect(perNode[node(4)]).toMatchObject({ ip: "10.0.1.4", bmc: "127.0.10.4" });
   }, 600_000);
 

@@ -10,6 +10,7 @@
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { EMULATOR_DEFAULT_PASSWORD } from "../../src/emulator";
+import { reportsOfOutputs } from "../../src/provider/node-set-reports";
 import { configureProcess, resetProcessContext } from "../../src/provider/process-context";
 import { type ProviderHarness, providerHarness, runtime } from "./support";
 
@@ -74,7 +75,7 @@ describe("refresh of 10,000 nodes as 250 NodeSets of 40 (issue #38 item 7)", () 
     const held: Record<string, unknown> = {};
     const sent = await counting(async () => {
       const read = await runtime.read(KIND, set.id, set.outs);
-      Object.assign(held, (read.props as { nodeAttributes: Record<string, unknown> }).nodeAttributes);
+      Object.assign(held, reportsOfOutputs(read.props));
     });
     expect(Object.keys(held)).toHaveLength(PER_RACK);
     // The first request of this provider process asks for a token too.
@@ -105,7 +106,7 @@ describe("refresh of 10,000 nodes as 250 NodeSets of 40 (issue #38 item 7)", () 
       const r = index + 1;
       const inputs = read.inputs as { rows: Record<string, Record<string, string>> };
       expect(Object.keys(inputs.rows)).toEqual(Object.keys(recordedRack(r).outs.rows as object));
-      const held = (read.props as { nodeAttributes: Record<string, Record<string, string>> }).nodeAttributes;
+      const held = reportsOfOutputs(read.props);
       expect(held[`r${two(r)}n01`]?.bmc).toBe(`10.1.${r}.1`);
     });
     // The hand edit shows as that node's own value, not another's.
@@ -125,7 +126,7 @@ describe("refresh of 10,000 nodes as 250 NodeSets of 40 (issue #38 item 7)", () 
       for (let r = 1; r <= RACKS; r += 1) {
         const set = recordedRack(r);
         const read = await runtime.read(KIND, set.id, set.outs);
-        expect(Object.keys((read.props as { nodeAttributes: object }).nodeAttributes)).toHaveLength(PER_RACK);
+        expect(Object.keys(reportsOfOutputs(read.props))).toHaveLength(PER_RACK);
       }
     });
     // The new provider process's token request, and reads only.

@@ -7,6 +7,7 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { reportsOfOutputs as reports } from "../../src/provider/node-set-reports";
 import { type ProviderHarness, providerHarness, runtime } from "./support";
 
 const KIND = "xcat:NodeSet";
@@ -78,7 +79,7 @@ describe("NodeSet of a 20-node rack from CSV", () => {
     expect(sent["PUT /nodes/{noderange}"]).toBeUndefined();
     expect(id).toBe("r02n[01-20]");
     expect(outs.noderange).toBe("r02n[01-20]");
-    const perNode = outs.nodeAttributes as Record<string, Record<string, string>>;
+    const perNode = reports(outs);
     expect(Object.keys(perNode)).toHaveLength(20);
     expect(perNode.r02n07).toMatchObject({
       ip: "10.0.2.7",
@@ -106,10 +107,8 @@ describe("NodeSet of a 20-node rack from CSV", () => {
     expect([...all.values()].every((node) => node.provmethod === "rocky9-netboot-v2")).toBe(true);
     // What the roll reported per node is what a read of the server gives, node by node.
     const read = await runtime.read(KIND, id, outs);
-    expect(outs.nodeAttributes).toEqual((read.props as Record<string, unknown>).nodeAttributes);
-    expect((outs.nodeAttributes as Record<string, Record<string, string>>).r02n11?.provmethod).toBe(
-      "rocky9-netboot-v2",
-    );
+    expect(reports(outs)).toEqual(reports(read.props));
+    expect(reports(outs).r02n11?.provmethod).toBe("rocky9-netboot-v2");
   });
 
   it("creates only the 2 rows added", async () => {
@@ -188,7 +187,7 @@ describe("NodeSet of a 20-node rack from CSV", () => {
     expect(sent["PUT /nodes/{noderange}"]).toBe(1);
     expect(sent["GET /nodes/{noderange}"]).toBe(1);
     expect((await h.admin.nodes.get("r02n14")).arch ?? "").toBe("");
-    expect((outs.nodeAttributes as Record<string, Record<string, string>>).r02n14?.arch ?? "").toBe("");
+    expect(reports(outs).r02n14?.arch ?? "").toBe("");
   });
 
   it("deletes the whole set with 1 DELETE of its noderange", async () => {
@@ -250,7 +249,7 @@ describe("Five NodeSets at once, as the engine runs a refresh or an up of a clus
     });
     const reads = await each((_r, set) => runtime.read(KIND, set.id, set.outs));
     reads.forEach((read, index) => {
-      expect(rolled[index]?.nodeAttributes).toEqual((read.props as Record<string, unknown>).nodeAttributes);
+      expect(reports(rolled[index])).toEqual(reports(read.props));
     });
   });
 
@@ -266,7 +265,7 @@ describe("Five NodeSets at once, as the engine runs a refresh or an up of a clus
     expect(sent["GET /nodes/{noderange}"]).toBeLessThan(5);
     RACKS.forEach((r, index) => {
       sets.set(r, { id: sets.get(r)?.id ?? "", outs: updated[index] ?? {} });
-      const perNode = updated[index]?.nodeAttributes as Record<string, Record<string, string>>;
+      const perNode = reports(updated[index]);
       expect(Object.keys(perNode)).toEqual(Object.keys(rackCsvRows(r, 8)));
       for (const values of Object.values(perNode)) expect(values.arch ?? "").toBe("");
     });
@@ -346,7 +345,7 @@ describe("NodeSet with postscripts", () => {
       attributes: { postscripts: "confignetwork" },
       rows: { ps01: { ip: "10.0.6.1" }, ps02: { ip: "10.0.6.2" } },
     });
-    const reported = (created.outs.nodeAttributes as Record<string, Record<string, string>>).ps01;
+    const reported = reports(created.outs).ps01;
     // lsdef shows the defaults in front (xcat-behavior.md §9.7); the set declared only its own.
     expect(reported?.postscripts).not.toBe("confignetwork");
     expect(reported?.postscripts).toMatch(/confignetwork$/);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { heldRows, nodeSetChanges, planNodeSetUpdate } from "../../src/provider/node-set-plan";
+import { heldRows, nodeSetChanges, planNodeSetUpdate, removedRows } from "../../src/provider/node-set-plan";
 
 const set = (
   rows: Record<string, Record<string, string>>,
@@ -42,6 +42,38 @@ describe("planNodeSetUpdate", () => {
   it("sees no change between equal sets", () => {
     expect(nodeSetChanges(set(rack(5)), set(rack(5)))).toBe(false);
     expect(nodeSetChanges(set(rack(5)), set(rack(5), { provmethod: "img1", arch: "x86_64" }))).toBe(true);
+  });
+
+  it("says there are changes exactly when the plan sends something (it stops at the first node, merging nothing)", () => {
+    const withMac = Object.fromEntries(Object.entries(rack(3)).map(([n, row]) => [n, { ...row, mac: "x" }]));
+    // A node's value held as its own after a refresh (rows.r01n02.provmethod) that the set's
+    // common value now equals again: nothing to send for it.
+    const refreshed = set({ ...rack(3), r01n02: { ip: "10.0.1.2", provmethod: "img1" } });
+    const cases: Array<[ReturnType<typeof set>, ReturnType<typeof set>]> = [
+      [set(rack(5)), set(rack(5))],
+      [set(rack(5)), set(rack(6))],
+      [set(rack(6)), set(rack(5))],
+      [set({ ...rack(2), r01n09: {} }), set({ ...rack(2), r01n08: {} })],
+      [set(rack(3)), set(rack(3, (n) => (n === 3 ? "10.0.9.9" : `10.0.1.${n}`)))],
+      [set(withMac), set(rack(3))],
+      [set(rack(3)), set(withMac)],
+      [set(rack(3)), set(rack(3), { provmethod: "img2" })],
+      [set(rack(3)), { ...set(rack(3)), groups: ["rack2", "all"] }],
+      [refreshed, set(rack(3))],
+      [set(rack(3)), refreshed],
+    ];
+    for (const [previous, next] of cases) {
+      const plan = planNodeSetUpdate(previous, next);
+      const sends = plan.added.length + plan.removed.length + plan.writes.length > 0;
+      expect(nodeSetChanges(previous, next)).toBe(sends);
+    }
+  });
+
+  it("lists the rows removed, in name order", () => {
+    const next = rack(4);
+    delete next.r01n02;
+    expect(removedRows(set(rack(6)), set(next))).toEqual(["r01n02", "r01n05", "r01n06"]);
+    expect(removedRows(set(rack(3)), set(rack(3)))).toEqual([]);
   });
 });
 

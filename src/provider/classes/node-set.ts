@@ -1,4 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
+import { compactNoderange } from "../node-batches";
+import { expandReports } from "../node-set-reports";
 import { thinProvider } from "../thin-provider";
 import { type ConnectionArgs, connectionInput, registeredProps, resourceOptions } from "./common";
 import type { NodeAttributes } from "./node";
@@ -65,14 +67,24 @@ export class NodeSet extends pulumi.dynamic.Resource {
   declare readonly rows: pulumi.Output<Record<string, Record<string, string>>>;
   /** The set's nodes as xCAT's compact noderange, e.g. `r01n[01-20]`. */
   declare readonly noderange: pulumi.Output<string>;
-  /** Per node, everything xCAT reports for it, inherited values included, without passwords. */
+  /**
+   * Per node, everything xCAT reports for it, inherited values included, without passwords.
+   * In TypeScript each node's report whole. The state (and so a YAML, Python or Go program,
+   * whose provider returns the state's form) keeps per node only what differs from
+   * `sharedAttributes`: a node's whole report is `sharedAttributes` with its own entry over it.
+   */
   declare readonly nodeAttributes: pulumi.Output<Record<string, Record<string, string>>>;
+  /** What every node of the set reports alike (groups, common attributes, what the groups give). */
+  declare readonly sharedAttributes: pulumi.Output<Record<string, string>>;
 
   constructor(name: string, args: NodeSetArgs, opts?: pulumi.CustomResourceOptions) {
     super(
       provider,
       name,
-      registeredProps(["groups", "attributes", "rows", "noderange", "nodeAttributes"], {
+      // Every registered key costs the program four promises, each with a source-mapped stack
+      // trace (registeredProps): `noderange` is derived from `rows` instead, as the provider
+      // derives it, and `nodeAttributes` expanded from the state's form, each on first use.
+      registeredProps(["groups", "attributes", "rows", "nodeAttributes", "sharedAttributes"], {
         groups: args.groups,
         attributes: args.attributes,
         rows: args.rows,
@@ -86,5 +98,30 @@ export class NodeSet extends pulumi.dynamic.Resource {
       "xcat",
       "NodeSet",
     );
+    const own = this.nodeAttributes as pulumi.Output<unknown>;
+    derivedOnFirstUse(this, "nodeAttributes", () =>
+      pulumi.all([own, this.sharedAttributes]).apply(([nodes, shared]) => expandReports(nodes, shared)),
+    );
+    derivedOnFirstUse(this, "noderange", () =>
+      this.rows.apply((rows) =>
+        rows === undefined ? (undefined as unknown as string) : compactNoderange(Object.keys(rows)),
+      ),
+    );
   }
+}
+
+/**
+ * Defines `key` on `resource` as an output made by `make` the first time it is read (a program
+ * that never reads it pays nothing for it), the same output at every later read.
+ */
+function derivedOnFirstUse(resource: object, key: string, make: () => pulumi.Output<unknown>): void {
+  let made: pulumi.Output<unknown> | undefined;
+  Object.defineProperty(resource, key, {
+    configurable: true,
+    enumerable: true,
+    get: () => {
+      made ??= make();
+      return made;
+    },
+  });
 }

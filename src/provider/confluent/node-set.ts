@@ -40,12 +40,15 @@ import {
   nodeSetChanges,
   nodeValues,
   planNodeSetUpdate,
+  removedRows,
 } from "../node-set-plan";
+import { reportsOfOutputs } from "../node-set-reports";
 import type { NodeRows } from "../node-set-rows";
 import { processSettings } from "../process-context";
 import { sayLine } from "../provider-lines";
 import {
   hasUnknown,
+  inputsOfOutputs,
   type NodeSetInputs,
   type NodeSetOutputs,
   nodeSetSpec,
@@ -345,7 +348,7 @@ async function reportAfterUpdate(
   plan: NodeSetPlan,
   written: ReadonlyMap<string, Record<string, string>>,
 ): Promise<Map<string, Record<string, string>>> {
-  const recorded: Readonly<Record<string, unknown>> = olds.nodeAttributes ?? {};
+  const recorded: Readonly<Record<string, unknown>> = reportsOfOutputs(olds);
   const added = new Set(plan.added);
   const sentTo = new Set(plan.writes.flatMap((write) => write.nodes));
   const reported = new Map<string, Record<string, string>>();
@@ -394,7 +397,7 @@ export const confluentNodeSetSpec: ResourceSpec<NodeSetInputs, NodeSetOutputs, C
 
   async announceSideEffects(_client, olds, inputs) {
     if (olds === undefined || hasUnknown(inputs) || hasUnknown(olds)) return;
-    const { released } = releasedOf(inputs, planNodeSetUpdate(olds, inputs).removed);
+    const { released } = releasedOf(inputs, removedRows(olds, inputs));
     for (const node of released)
       sayLine(
         `${KIND}: releases the node '${node}': its row leaves the set, the node stays on Confluent as it is`,
@@ -427,7 +430,7 @@ export const confluentNodeSetSpec: ResourceSpec<NodeSetInputs, NodeSetOutputs, C
     const held = await readNodes(client, recorded, Object.keys(recorded.rows));
     // Every node gone: the set is gone, and the next up creates it again.
     if (held.size === 0) return undefined;
-    const { noderange: _noderange, nodeAttributes: _nodeAttributes, ...inputs } = recorded;
+    const inputs = inputsOfOutputs(recorded);
     const rows: NodeRows = heldRows(recorded, held);
     const heldInputs = { ...inputs, rows } as NodeSetInputs;
     return { id, inputs: heldInputs, outputs: outputsOf(heldInputs, rows, held) };

@@ -32,7 +32,9 @@ import {
   nodeSetChanges,
   nodeValues,
   planNodeSetUpdate,
+  removedRows,
 } from "../node-set-plan";
+import { compactReports, type NodeReports, reportsOfOutputs } from "../node-set-reports";
 import { expandNodesInput, type NodeRows, nodeSetRows, nodesProblems } from "../node-set-rows";
 import { sayLine } from "../provider-lines";
 import {
@@ -71,11 +73,19 @@ export interface NodeSetInputs extends CommonInputs {
   readonly adopt: boolean;
 }
 
-/** Outputs: the inputs, the nodes as xCAT's compact noderange, and what each node holds. */
+/**
+ * Outputs: the inputs, the nodes as xCAT's compact noderange, and what each node holds, in the
+ * compact form of node-set-reports.ts.
+ */
 export interface NodeSetOutputs extends NodeSetInputs {
   readonly noderange: string;
-  /** Per node, every attribute xCAT reports for it (inherited ones too), passwords left out. */
-  readonly nodeAttributes: Record<string, Record<string, string>>;
+  /**
+   * Per node, what xCAT reports for it (inherited values too, passwords left out) beyond
+   * `sharedAttributes`; in a state written before those existed, every node's report whole.
+   */
+  readonly nodeAttributes: NodeReports;
+  /** What every node of the set reports alike; absent in a state written before it existed. */
+  readonly sharedAttributes?: Record<string, string>;
 }
 
 function groupsProblems(value: unknown): string[] {
@@ -160,12 +170,30 @@ export function outputsOf(
   rows: NodeRows,
   reported: ReadonlyMap<string, Record<string, string>>,
 ): NodeSetOutputs {
-  const nodeAttributes: Record<string, Record<string, string>> = {};
-  for (const node of Object.keys(rows).sort()) {
-    const held = reported.get(node);
-    if (held !== undefined) nodeAttributes[node] = publicAttributes(held);
-  }
-  return { ...inputs, rows, noderange: compactNoderange(Object.keys(rows)), nodeAttributes };
+  const held = new Map<string, Record<string, string>>();
+  for (const [node, values] of reported) held.set(node, publicAttributes(values));
+  const { sharedAttributes, nodeAttributes } = compactReports(Object.keys(rows).sort(), held);
+  return {
+    ...inputs,
+    rows,
+    noderange: compactNoderange(Object.keys(rows)),
+    nodeAttributes,
+    sharedAttributes,
+  };
+}
+
+/**
+ * The inputs a set's outputs were written with: what the outputs add left out (also
+ * `sharedAttributes`, which a state written before it existed lacks).
+ */
+export function inputsOfOutputs(outputs: NodeSetOutputs): NodeSetInputs {
+  const {
+    noderange: _noderange,
+    nodeAttributes: _nodeAttributes,
+    sharedAttributes: _shared,
+    ...inputs
+  } = outputs;
+  return inputs;
 }
 
 /**
@@ -356,7 +384,7 @@ function reportAfterUpdate(
   plan: NodeSetPlan,
 ): () => Promise<ReadonlyMap<string, Record<string, string>>> {
   return async () => {
-    const recorded = olds.nodeAttributes ?? {};
+    const recorded = reportsOfOutputs(olds);
     const sent = new Map<string, Record<string, string>>();
     for (const write of plan.writes)
       for (const node of write.nodes) sent.set(node, { ...sent.get(node), ...write.changes });
@@ -416,7 +444,7 @@ export const nodeSetSpec: ResourceSpec<NodeSetInputs, NodeSetOutputs> = {
 
   async announceSideEffects(client, olds, inputs) {
     if (olds !== undefined && !hasUnknown(inputs) && !hasUnknown(olds)) {
-      const { released } = releasedOf(inputs, planNodeSetUpdate(olds, inputs).removed);
+      const { released } = releasedOf(inputs, removedRows(olds, inputs));
       // In plain `pulumi preview`: the row goes, the node stays (the diff alone shows a removed row).
       for (const node of released)
         sayLine(
@@ -458,7 +486,7 @@ export const nodeSetSpec: ResourceSpec<NodeSetInputs, NodeSetOutputs> = {
     const reported = await readNodes(client, Object.keys(recorded.rows));
     // Every node gone: the set is gone, and the next up creates it again.
     if (reported.size === 0) return undefined;
-    const { noderange: _noderange, nodeAttributes: _nodeAttributes, ...inputs } = recorded;
+    const inputs = inputsOfOutputs(recorded);
     const own = await ownValues(client, recorded, reported);
     const held = { ...inputs, rows: heldRows(recorded, own) } as NodeSetInputs;
     return { id, inputs: held, outputs: outputsOf(held, held.rows, reported) };
