@@ -237,7 +237,10 @@ const schema = {
       importBasePath: "github.com/pulumi-xcat/pulumi-xcat/sdk/go/xcat",
       generateResourceContainerTypes: false,
     },
-    nodejs: { packageName: "@pulumi-xcat/xcat" },
+    // The Node.js SDK ships inside this package (sdk/nodejs, built into dist/native-sdk): the
+    // code `pulumi import` writes for a TypeScript program imports it from there, not from an
+    // npm package of its own.
+    nodejs: { packageName: "pulumi-xcat/native" },
   },
 };
 

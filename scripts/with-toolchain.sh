@@ -114,13 +114,21 @@ fi
 if [ ! -x "$pulumi_bin_dir/pulumi-resource-pulumi-nodejs" ] && [ -w "$pulumi_bin_dir" ]; then
   install -m 0755 "$dynamic_plugin" "$pulumi_bin_dir/pulumi-resource-pulumi-nodejs"
 fi
-# Policy packs: the CLI starts a Node.js pack through its language host's RunPlugin call, which
-# the v3.68.0 host built here lacks; tools/policy-plugin-host stands in front of it and provides it
+# Policy packs and `pulumi import`: the CLI starts a Node.js pack through its language host's
+# RunPlugin call and asks it for the code `pulumi import` prints (GenerateProgram), both of which
+# the v3.68.0 host built here lacks; tools/policy-plugin-host stands in front of it and provides them
 # (tools/README.md). The CLI prefers the plugins next to its own binary, so the directory put on
 # PATH holds links to `pulumi` and the dynamic-provider plugin beside the stand-in, and the real
-# host stays out of PATH. An official installation (a matching `pulumi` on PATH) needs none of it.
+# host stays out of PATH. The directory is named by the hash of the stand-in's sources, so a
+# changed stand-in is built anew (a shell that already has an older one on PATH gets the new one).
+# An official installation (a matching `pulumi` on PATH) needs none of it.
+case "$pulumi_bin_dir" in
+  "$cache_root/pulumi-v$sdk_version/bin-with-policy-host"*) pulumi_bin_dir="$cache_root/pulumi-v$sdk_version/bin" ;;
+esac
 if [ "$pulumi_bin_dir" = "$cache_root/pulumi-v$sdk_version/bin" ]; then
-  policy_bin_dir="$cache_root/pulumi-v$sdk_version/bin-with-policy-host"
+  host_hash=$(cat "$repo_root/tools/policy-plugin-host/go.mod" "$repo_root/tools/policy-plugin-host/go.sum" \
+    "$repo_root"/tools/policy-plugin-host/*.go | sha256sum | cut -c1-12)
+  policy_bin_dir="$cache_root/pulumi-v$sdk_version/bin-with-policy-host-$host_hash"
   if [ ! -x "$policy_bin_dir/pulumi-language-nodejs" ] || [ ! -x "$policy_bin_dir/pulumi" ]; then
     exec 8>"$cache_root/pulumi-v$sdk_version/.policy-host.lock"
     command -v flock >/dev/null 2>&1 && flock 8
@@ -135,9 +143,6 @@ if [ "$pulumi_bin_dir" = "$cache_root/pulumi-v$sdk_version/bin" ]; then
   fi
   export PULUMI_XCAT_LANGUAGE_HOST="$pulumi_bin_dir/pulumi-language-nodejs"
   pulumi_bin_dir="$policy_bin_dir"
-fi
-if [ "$pulumi_bin_dir" = "$cache_root/pulumi-v$sdk_version/bin-with-policy-host" ]; then
-  export PULUMI_XCAT_LANGUAGE_HOST="${PULUMI_XCAT_LANGUAGE_HOST:-$cache_root/pulumi-v$sdk_version/bin/pulumi-language-nodejs}"
 fi
 # --- 4. Pulumi's YAML language host ------------------------------------------------------------
 # YAML programs (the native provider's examples/lab-yaml and its e2e tests) need

@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# Generates the native provider's Python and Go SDKs from its schema and checks them: the schema
-# binds (validates), the Python byte-compiles (with examples/lab-python), the Go builds.
+# Generates the native provider's Python, Go and Node.js SDKs from its schema and checks them: the
+# schema binds (validates), the Python byte-compiles (with examples/lab-python), the Go builds, and
+# the Node.js SDK is the one committed in sdk/nodejs (which the package ships compiled as
+# `pulumi-xcat/native`; `npm run build` compiles it).
 #
-#   bash tools/check-sdks.sh <schema.json> <out dir>
+#   bash tools/check-sdks.sh <schema.json> <out dir> [--update]
+#
+# --update writes the generated Node.js SDK into sdk/nodejs instead of failing on a difference
+# (`npm run native-sdk` does that after a build).
 #
 # sdkgen (tools/sdkgen) is built once per version of its sources into the cache; the Go module
 # and build caches of sdkgen and of the Go SDK's build are kept in the cache too
@@ -10,8 +15,9 @@
 # seconds. Go builds run niced: the machines are shared.
 set -euo pipefail
 
-schema=${1:?usage: check-sdks.sh <schema.json> <out dir>}
+schema=${1:?usage: check-sdks.sh <schema.json> <out dir> [--update]}
 out_dir=${2:?usage: check-sdks.sh <schema.json> <out dir>}
+update=${3:-}
 tools_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo_root=$(dirname "$tools_dir")
 cache_root=${PULUMI_XCAT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-xcat}
@@ -45,3 +51,17 @@ say "python: $(find "$out_dir/python" -name '*.py' | wc -l) files byte-compile"
 cp "$tools_dir/sdkgen/go-sdk/go.mod" "$tools_dir/sdkgen/go-sdk/go.sum" "$out_dir/go/"
 (cd "$out_dir/go" && nice -n 10 go build ./...)
 say "go: the SDK builds"
+
+# The Node.js SDK is committed (sdk/nodejs), as Pulumi's providers keep sdk/: building the package
+# needs no Go, and a change of the classes' docs or inputs shows as a diff of the public API.
+committed="$repo_root/sdk/nodejs"
+if [ "$update" = "--update" ]; then
+  rm -rf "$committed" && mkdir -p "$committed" && cp -R "$out_dir/nodejs/." "$committed/"
+  say "nodejs: sdk/nodejs written ($(find "$committed" -name '*.ts' | wc -l) files)"
+elif diff -r "$committed" "$out_dir/nodejs" >"$out_dir/nodejs.diff" 2>&1; then
+  say "nodejs: sdk/nodejs is what the schema generates"
+else
+  say "nodejs: sdk/nodejs differs from what the schema generates (below); run: npm run native-sdk"
+  head -n 40 "$out_dir/nodejs.diff" >&2
+  exit 1
+fi

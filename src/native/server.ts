@@ -12,7 +12,8 @@
  * - secrets unwrapped on the way in and wrapped again on the way out (wire.ts);
  * - Create/Update/Delete: the engine's `timeout` (customTimeouts) becomes the operation's
  *   deadline, and Cancel aborts the operations in flight (operation-scope.ts);
- * - Read without properties (`pulumi import`) reads the object by its id and returns its inputs.
+ * - Read without properties (`pulumi import`) reads the object by its id and returns its inputs,
+ *   its passwords left on the server (id-only-read.ts).
  *
  * Why not `provider.main` of @pulumi/pulumi: at 3.259.0 it drops Configure's payload, the
  * timeout and Cancel's meaning, and crashes on an import's Read (docs/native-provider.md).
@@ -38,6 +39,7 @@ import { originOfProvider } from "../provider/setting-advice";
 import type { EngineOperation } from "./cancelled";
 import { diffConfig } from "./diff-config";
 import { linesDelivered, speakingFor } from "./engine-log";
+import { isIdOnlyRead, nothingToImport, withoutPasswords } from "./id-only-read";
 import { coreKind, parseUrn, secretKeysOf, shapeInputs } from "./kinds";
 import type * as ResourceCore from "./resource-core";
 import { decode, encode, type Properties, topLevelKeys } from "./wire";
@@ -314,11 +316,17 @@ export const resourceProviderHandlers: Record<string, Handler> = {
       runtime.read(kind, request.getId(), props.values),
     );
     const response = new provproto.ReadResponse();
-    // No id: the object is gone (refresh drops it; an import fails, naming the id).
+    const idOnly = isIdOnlyRead(props.values, inputs.values);
+    if (!result.id && idOnly) {
+      const { type, name } = parseUrn(request.getUrn());
+      throw nothingToImport(type, name, request.getId());
+    }
+    // No id: the object is gone (refresh drops it, the next up creates it again).
     if (!result.id) return response;
     const secrets = new Set([...topLevelKeys(props.secretPaths), ...topLevelKeys(inputs.secretPaths)]);
-    response.setId(result.id).setProperties(encodeOutputs(kind, result.props ?? {}, secrets));
-    if (result.inputs) response.setInputs(encodeOutputs(kind, result.inputs, secrets));
+    const shaped = (values: Properties) => (idOnly ? withoutPasswords(values) : values);
+    response.setId(result.id).setProperties(encodeOutputs(kind, shaped(result.props ?? {}), secrets));
+    if (result.inputs) response.setInputs(encodeOutputs(kind, shaped(result.inputs), secrets));
     return response;
   }, kindOfUrn),
 

@@ -44,6 +44,24 @@ describe("the package's top-level module", () => {
     expect(result).toMatchObject({ isClient: true, retry: "function", defaults: "object" });
   }, 300_000);
 
+  it("loads nothing of the native classes (pulumi-xcat/native), which are a subpath of their own", () => {
+    const result = nodeJson([
+      "-e",
+      `const before = new Set(Object.keys(require.cache));
+      require("pulumi-xcat");
+      const fromMain = Object.keys(require.cache).filter((f) => !before.has(f) && f.includes("/dist/native-sdk/"));
+      const native = require("pulumi-xcat/native");
+      process.stdout.write(JSON.stringify({ fromMain, node: native.Node.__pulumiType,
+        provider: typeof native.Provider, dynamicNode: require("pulumi-xcat").Node === native.Node }));`,
+    ]);
+    expect(result).toEqual({
+      fromMain: [],
+      node: "xcat:index:Node",
+      provider: "function",
+      dynamicNode: false,
+    });
+  }, 300_000);
+
   it("gives an ES module the lazy names as named imports", () => {
     const result = nodeJson([
       "--input-type=module",

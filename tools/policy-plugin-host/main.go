@@ -4,7 +4,8 @@
 // Node.js language host is installed. This program stands in front of that host: it starts the real
 // host with the same arguments, forwards every call to it unchanged, and answers RunPlugin for
 // policy packs itself by running `@pulumi/pulumi/cmd/run-policy-pack` (as resolved from the pack's
-// directory) with node, the way Pulumi's own `pulumi-analyzer-policy` launcher does.
+// directory) with node, the way Pulumi's own `pulumi-analyzer-policy` launcher does. It also answers
+// GenerateProgram, which `pulumi import` asks for the code it prints (generate_program.go).
 //
 // The real host is $PULUMI_XCAT_LANGUAGE_HOST, or else the next pulumi-language-nodejs on PATH.
 package main
@@ -119,8 +120,11 @@ func main() {
 		grpc.MaxRecvMsgSize(1<<30), grpc.MaxSendMsgSize(1<<30),
 		grpc.UnknownServiceHandler(func(_ any, stream grpc.ServerStream) error {
 			method, _ := grpc.MethodFromServerStream(stream)
-			if method == runPluginMethod {
+			switch method {
+			case runPluginMethod:
 				return runPlugin(stream)
+			case generateProgramMethod:
+				return generateProgram(stream)
 			}
 			return forward(conn, method, stream)
 		}),
