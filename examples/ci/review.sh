@@ -67,8 +67,18 @@ if [[ "$mode" == base && -n "${XCAT_URL:-}" ]]; then
 fi
 review_dir="${REVIEW_DIR:-.xcat-review}"
 mkdir -p "$review_dir"
+# The project's root as `npm prefix` finds it: the closest directory up from here with a
+# package.json or a node_modules, else this one. Found once, without starting npm (a third of a
+# second of CPU each time).
+project_root="$PWD"
+dir="$PWD"
+while true; do
+  if [[ -e "$dir/package.json" || -d "$dir/node_modules" ]]; then project_root="${dir:-/}"; break; fi
+  [[ -z "$dir" || "$dir" == / ]] && break
+  dir="${dir%/*}"
+done
 # The project's own pulumi-xcat and xcat-emulator, called directly so the emulator's pid is its own.
-PATH="$(npm prefix)/node_modules/.bin:$PATH"
+PATH="$project_root/node_modules/.bin:$PATH"
 if [[ -z "${XCAT_URL:-}" ]]; then
   log="$review_dir/xcat-emulator.log"
   # The emulator keeps its port from one call to the next (a free one the first time): the
@@ -112,12 +122,21 @@ if [[ -n "${STACK:-}" ]]; then
   pulumi stack select --create --non-interactive "$STACK"
   stack_args=(--stack "$STACK")
 fi
+# The stack's name as `pulumi stack --show-name` prints it. With STACK, selected (created if
+# missing) just above: the last part of its name ([org/][project/]stack), without a pulumi process.
+selected_stack_name() {
+  if [[ -n "${STACK:-}" ]]; then
+    echo "${STACK##*/}"
+  else
+    pulumi stack --show-name --non-interactive
+  fi
+}
 
 plan="$review_dir/plan.json"
 
 # The policy pack, when the installed pulumi-xcat ships one, in every preview and update.
 policy_args=()
-policy_pack="$(npm prefix)/node_modules/pulumi-xcat/policy-pack"
+policy_pack="$project_root/node_modules/pulumi-xcat/policy-pack"
 if [[ -f "$policy_pack/PulumiPolicy.yaml" ]]; then
   policy_args=(--policy-pack "$policy_pack")
   [[ -n "${POLICY_CONFIG:-}" ]] && policy_args+=(--policy-pack-config "$POLICY_CONFIG")
@@ -151,7 +170,7 @@ if [[ "$mode" == up ]]; then
     const urn = Object.keys(plan.resourcePlans ?? {})[0] ?? "";
     const [, stack = "", project = ""] = /^urn:pulumi:([^:]*)::([^:]*)::/.exec(urn) ?? [];
     process.stdout.write(`${stack} ${project}`);' "$plan")
-  current="$(pulumi stack --show-name --non-interactive "${stack_args[@]}") $(sed -n 's/^name: *//p' Pulumi.yaml | head -n 1 | tr -d "\"'")"
+  current="$(selected_stack_name) $(sed -n 's/^name: *//p' Pulumi.yaml | head -n 1 | tr -d "\"'")"
   if [[ "$planned_for" != "$current" ]]; then
     echo "$plan was saved for stack '${planned_for% *}' of project '${planned_for#* }', but this update is for stack '${current% *}' of project '${current#* }'." >&2
     echo "Review the change on this stack (STACK=${current% *} review.sh preview) and apply the plan that review saves. Nothing was applied." >&2
@@ -270,7 +289,7 @@ fi
 # What the comment is of, so an approval can be tied to it: the commit, the stack, the management
 # node and the checksum of the plan the merge job will apply.
 commit="${GITHUB_SHA:-${CI_COMMIT_SHA:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}}"
-stack_name="$(pulumi stack --show-name --non-interactive "${stack_args[@]}")"
+stack_name="$(selected_stack_name)"
 management_node="$(pulumi config get xcat:url "${stack_args[@]}" 2>/dev/null || echo "${XCAT_URL:-unknown}")"
 plan_sha="$(sha256sum "$plan" | cut -d' ' -f1)"
 {

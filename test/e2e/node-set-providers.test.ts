@@ -163,7 +163,10 @@ describe("a NodeSet on each of two xCAT management nodes, by its connection (Typ
     const asked = requests(stackMn);
     await workspace.setConfig("rackBImage", IMAGE_V2);
     const plan = join(workspace.programDir, "roll-plan.json");
-    await writeFile(plan, (await workspace.run(["preview", "--json"])).stdout);
+    // The roll's up previews first; its preview is the plan reviewed (one engine run for both).
+    const before = now();
+    const { previewJson } = await workspace.upAfterJsonPreview();
+    await writeFile(plan, previewJson);
     const review = await pulumiXcat("review", plan, "--fail-on", "delete");
     expect(review.exitCode, review.stdout + review.stderr).toBe(0);
     const lines = review.stdout.trimEnd().split("\n");
@@ -174,8 +177,6 @@ describe("a NodeSet on each of two xCAT management nodes, by its connection (Typ
     expect(heading, review.stdout).toContain(mnB.url);
     expect(review.stdout).not.toMatch(/NodeSet rackA|\d NodeSets?\b/);
 
-    const before = now();
-    await workspace.up();
     expect(since(before)).toEqual({ a: { post: 0, put: 0, delete: 0 }, b: { post: 0, put: 1, delete: 0 } });
     for (const node of ["rb01", "rb02", "rb03", "rb04"])
       expect(mnB.state.getObject("node", node)?.provmethod).toBe(IMAGE_V2);

@@ -54,6 +54,21 @@ describe.each(LANGUAGES)("two racks as two NodeSets from CSV ($language)", ({ pr
     return { post: now.post - before.post, put: now.put - before.put, delete: now.delete - before.delete };
   };
   const inventory = () => join(workspace.programDir, "inventory", "rack1.csv");
+  /**
+   * Rack 2's image roll, run once for the two steps about it: `up --json` previews first, and that
+   * preview is the plan the review reads, so the review and the roll are one engine run (the
+   * writes are counted from before it; its preview sends none).
+   */
+  let rackTwoRoll: Promise<{ before: ReturnType<typeof writes>; plan: string }> | undefined;
+  const rollRackTwo = () => {
+    rackTwoRoll ??= (async () => {
+      await workspace.setConfig("rack2Image", "rocky9-x86_64-netboot-compute-v2");
+      const before = writes();
+      const { previewJson } = await workspace.upAfterJsonPreview();
+      return { before, plan: previewJson };
+    })();
+    return rackTwoRoll;
+  };
 
   beforeAll(async () => {
     emulator = await startEmulator();
@@ -93,9 +108,8 @@ describe.each(LANGUAGES)("two racks as two NodeSets from CSV ($language)", ({ pr
   });
 
   it("pulumi-xcat review of rack 2's image roll names r02n[01-20], 20 nodes", async () => {
-    await workspace.setConfig("rack2Image", "rocky9-x86_64-netboot-compute-v2");
     const plan = join(workspace.programDir, "roll-plan.json");
-    await writeFile(plan, (await workspace.run(["preview", "--json"])).stdout);
+    await writeFile(plan, (await rollRackTwo()).plan);
     const review = await workspace.exec("pulumi-xcat", ["review", plan, "--fail-on", "delete"], {
       allowFailure: true,
     });
@@ -107,9 +121,7 @@ describe.each(LANGUAGES)("two racks as two NodeSets from CSV ($language)", ({ pr
   });
 
   it("rolls rack 2's image with exactly 1 PUT", async () => {
-    await workspace.setConfig("rack2Image", "rocky9-x86_64-netboot-compute-v2");
-    const before = writes();
-    await workspace.up();
+    const { before } = await rollRackTwo();
     expect(sinceThen(before)).toEqual({ post: 0, put: 1, delete: 0 });
     const rack2 = await admin.nodes.getMany("r02n[01-20]");
     expect([...rack2.values()].every((node) => node.provmethod === "rocky9-x86_64-netboot-compute-v2")).toBe(
@@ -150,13 +162,13 @@ describe.each(LANGUAGES)("two racks as two NodeSets from CSV ($language)", ({ pr
     expect(drift.stdout).toContain("~ ip (NodeSet rack1) changed by hand on r01n03 (1 node)\n");
     expect(drift.stdout).not.toMatch(/r01n04|rack2/);
     expect(sinceThen(beforeDrift)).toEqual({ post: 0, put: 0, delete: 0 });
-    const preview = await workspace.run(["preview", "--refresh", "--diff"]);
+    // One engine run: up --refresh --diff shows its preview (what a reviewer sees) before it writes.
+    const before = writes();
+    const { preview } = await workspace.upAfterPreview(["--refresh", "--diff"]);
     const shown = preview.stdout; // the workspace runs pulumi with --color never
     // The diff names rows, the node and its ip, from what xCAT holds to what the inventory says.
     expect(shown).toMatch(/~ rows\s*:[\s\S]*~ r01n03\s*:[\s\S]*~ ip\s*: "10\.9\.9\.9" => "10\.0\.1\.3"/);
     expect(shown).not.toMatch(/~ r01n04\s*:/);
-    const before = writes();
-    await workspace.up(["--refresh"]);
     expect(sinceThen(before)).toEqual({ post: 0, put: 1, delete: 0 });
     expect((await admin.nodes.get("r01n03")).ip).toBe("10.0.1.3");
   });
@@ -168,7 +180,7 @@ describe.each(LANGUAGES)("two racks as two NodeSets from CSV ($language)", ({ pr
       await workspace.setConfig("duplicateIp", "10.0.1.3");
       const before = writes();
       const refused = await workspace.run(["preview", "--policy-pack", pack], { allowFailure: true });
-      await workspace.run(["config", "rm", "duplicateIp"]);
+      await workspace.removeConfig("duplicateIp");
       const output = (refused.stdout + refused.stderr).replace(/\s+/g, " ");
       expect(refused.exitCode, output).not.toBe(0);
       expect(output).toContain("[mandatory] unique-node-ip");
@@ -213,16 +225,16 @@ describe.each(LANGUAGES)("two racks as two NodeSets from CSV ($language)", ({ pr
       expect(await admin.nodes.get("r01n07")).toEqual(held);
       expect(await workspace.outputs()).toMatchObject({ rack1Nodes: "r01n[01-04,06,08-22]" });
 
-      await workspace.run(["config", "rm", "standalone"]);
-      // The reviewer sees the Node go as retained: the engine forgets it, xCAT keeps the node.
-      const preview = await workspace.run(["preview", "--diff"]);
+      await workspace.removeConfig("standalone");
+      // The reviewer sees the Node go as retained in the preview that `up` shows before it
+      // applies (one engine run): the engine forgets it, xCAT keeps the node.
+      const { preview, changes: back } = await workspace.upAfterPreview(["--diff"]);
       // pkg/backend/display/object_diff.go:66-84 and 172-176: "<type>: (delete[retain])", then its
       // [id=...] and [urn=...] lines.
       expect(preview.stdout.match(/\(delete\[retain\]\)/g)).toHaveLength(1);
       expect(preview.stdout).toMatch(
         /\(delete\[retain\]\)[^\n]*\n\s*\[id=r01n07\]\n\s*\[urn=[^\n]*::r01n07\]/,
       );
-      const back = await workspace.up();
       expect(back).toMatchObject({ delete: 1, update: 1 });
       expect(everyWrite()).toBe(before);
       expect(await admin.nodes.get("r01n07")).toEqual(held);

@@ -298,11 +298,11 @@ describe("YAML nodes moved between two xCAT management nodes, one of them protec
       .replace("username: admin-b", "username: root")
       .replace(`password: ${ref("passwordB")}`, `password: ${ref("passwordA")}`);
     await writeFile(join(workspace.programDir, "Pulumi.yaml"), backToA);
-    const preview = await workspace.preview();
+    // The up's own preview (one engine run for the preview and the move).
+    const { preview } = await workspace.upAfterJsonPreview();
     expect(nodeOps(preview.steps)).toEqual({ replace: NODES });
     // The provider itself is replaced (its url changed), and the nodes with it.
     expect(preview.steps.find((step) => step.urn.endsWith("::mnB"))?.op).toBe("replace");
-    await workspace.up();
     expect(mnA.state.listObjects("node")).toEqual(NODES);
     expect(mnB.state.listObjects("node")).toEqual([]);
     await workspace.destroy();
@@ -381,11 +381,11 @@ describe("TypeScript nodes whose connection names another server", () => {
 
   it("to another management node: preview lists each node as replaced on connection, up creates on B and deletes from A", async () => {
     await workspace.setConfig("target", "b");
-    const preview = await workspace.preview();
+    // The up's own preview (one engine run for the preview and the move).
+    const { preview } = await workspace.upAfterJsonPreview();
     expect(dynamicNodeOps(preview.steps)).toEqual({ replace: NODES });
     for (const step of preview.steps.filter((each) => each.op === "replace"))
       expect(step.replaceReasons).toEqual(["connection"]);
-    await workspace.up();
     expect(mnB.state.listObjects("node")).toEqual(NODES);
     expect(mnA.state.listObjects("node")).toEqual([]);
   });

@@ -81,7 +81,7 @@ describe.skipIf(realNode !== undefined)(
       expect(result.exitCode).not.toBe(0);
       expect(`${result.stdout}${result.stderr}`).toMatch(/xcat:Deployment: nodes: .*ghost/);
       expect(emulator.state.getObject("node", "c001")?.provmethod).toBeUndefined();
-      await workspace.run(["config", "rm", "nodes"]);
+      await workspace.removeConfig("nodes");
     });
 
     it("deploys 64 nodes in batches, showing progress; a failing and a hanging node fail the resource by name", async () => {
@@ -131,9 +131,10 @@ describe.skipIf(realNode !== undefined)(
 
     it("an image change re-deploys every node (an update); destroy with onDelete offline takes them offline", async () => {
       await workspace.setConfigs({ image: "b", timeoutMinutes: "1" });
-      const preview = await workspace.preview();
+      // The up's own preview, then the update: one engine run.
+      const { preview, changes } = await workspace.upAfterJsonPreview();
       expect(preview.changeSummary).toMatchObject({ update: 1 });
-      expect(await workspace.up()).toMatchObject({ update: 1 });
+      expect(changes).toMatchObject({ update: 1 });
       expect(emulator.state.getObject("node", "c064")?.provmethod).toBe("rhels9.4-x86_64-install-compute-b");
 
       await workspace.setConfig("onDelete", "offline");

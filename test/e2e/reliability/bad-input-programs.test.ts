@@ -139,8 +139,9 @@ describe("bad input in whole JavaScript programs fails pulumi preview clearly", 
     expect(up.exitCode).not.toBe(0);
     expect(outputOf(up)).toMatch(/did you mean 'bmcpassword'/);
     expect(outputOf(up)).not.toContain(MISSPELT_PASSWORD_VALUE);
-    const exported = await workspace.run(["stack", "export"]);
-    expect(exported.stdout).not.toContain(MISSPELT_PASSWORD_VALUE);
+    // The stack's state, as `pulumi stack export` prints it (read from the file backend).
+    const exported = await workspace.exportState();
+    expect(exported.text).not.toContain(MISSPELT_PASSWORD_VALUE);
     expect(requestsBesidesTokens(emulator)).toBe(0);
   });
 });

@@ -294,6 +294,49 @@ export class PulumiWorkspace {
     return this.lastChanges();
   }
 
+  /**
+   * `pulumi up --yes` with its preview, as a user runs it (no `--skip-preview`), for a test that
+   * asserts what a preview shows and then what the update does: one engine command where
+   * `preview` and `up --skip-preview` were two (the program, the language host and the providers
+   * start once). `preview.stdout` is what the command printed before the update began (its
+   * "Updating (<stack>):" line): the preview, e.g. its `--diff`. Between the two phases nothing
+   * of the test runs, so use it only where the test checks nothing in between.
+   */
+  async upAfterPreview(
+    extraArgs: readonly string[] = [],
+  ): Promise<{ preview: { stdout: string }; changes: ChangeSummary; raw: PulumiCommandResult }> {
+    const raw = await this.run(["up", "--yes", ...extraArgs]);
+    const update = /^Updating \(/m.exec(raw.stdout);
+    return {
+      preview: { stdout: update ? raw.stdout.slice(0, update.index) : raw.stdout },
+      changes: await this.lastChanges(),
+      raw,
+    };
+  }
+
+  /**
+   * `pulumi up --yes --json` with its preview: the command prints the preview first, as the same
+   * JSON document `pulumi preview --json` prints (steps, change summary; checked on pulumi
+   * v3.259.0, docs/e2e-time.md), then the update's engine events. One engine command where a
+   * `preview --json` (e.g. for `pulumi-xcat review`) and an `up --skip-preview` were two; as
+   * {@link upAfterPreview}, only where the test checks nothing between the preview and the update.
+   */
+  async upAfterJsonPreview(
+    extraArgs: readonly string[] = [],
+  ): Promise<{ preview: PreviewResult; previewJson: string; changes: ChangeSummary }> {
+    const raw = await this.run(["up", "--yes", "--json", ...extraArgs]);
+    // The preview's document is printed indented, so its closing brace is the first line that is "}".
+    const end = /^\}$/m.exec(raw.stdout);
+    if (end === null) throw new Error(`pulumi up --json printed no preview document:\n${raw.stdout}`);
+    const previewJson = raw.stdout.slice(0, end.index + 1);
+    const parsed = JSON.parse(previewJson) as { steps?: PreviewStep[]; changeSummary?: ChangeSummary };
+    return {
+      preview: { steps: parsed.steps ?? [], changeSummary: parsed.changeSummary ?? {}, raw },
+      previewJson,
+      changes: await this.lastChanges(),
+    };
+  }
+
   async refresh(extraArgs: readonly string[] = []): Promise<ChangeSummary> {
     await this.run(["refresh", "--yes", "--skip-preview", ...extraArgs]);
     return this.lastChanges();
