@@ -1,5 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
-import { thinProvider } from "../thin-provider";
+import type * as pulumi from "@pulumi/pulumi";
+import { ThinDynamicResource, thinProvider } from "../thin-provider";
 import { type ConnectionArgs, connectionInput, registeredProps, resourceOptions } from "./common";
 import type { NodeAttributes } from "./node";
 
@@ -54,7 +54,7 @@ export interface NodeSetArgs {
  *   csv: fs.readFileSync("inventory/rack1.csv", "utf8"), // node,ip,mac,bmc
  * });
  */
-export class NodeSet extends pulumi.dynamic.Resource {
+export class NodeSet extends ThinDynamicResource {
   declare readonly groups: pulumi.Output<string[]>;
   /** The common attributes, as declared. */
   declare readonly attributes: pulumi.Output<Record<string, string>>;
