@@ -1,10 +1,11 @@
 /**
- * The provider code that Pulumi's dynamic-provider host runs. The serialized providers built by
- * {@link thinProvider} require this module (`pulumi-xcat/provider-runtime`) and call one of these
- * functions with their resource kind; each function looks the kind up and delegates.
+ * The provider code that Pulumi's dynamic-provider host runs. The `__provider` text in the state
+ * (thin-provider.ts) requires this module (`pulumi-xcat/provider-runtime`) and asks
+ * {@link providerFor} for its kind's provider; texts written by earlier versions call one of the
+ * per-operation functions below with their kind. Each function looks the kind up and delegates.
  *
- * This module is the only entry point the serialized state depends on: keep these signatures stable
- * across releases, because stacks written by older versions call them.
+ * This module is the only entry point the state depends on: keep these signatures stable across
+ * releases, because stacks written by older versions call them.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { isXcatError } from "../client";
@@ -137,3 +138,17 @@ async function deleteResource(kind: string, id: string, props: unknown): Promise
 }
 
 export { deleteResource as delete };
+
+/** The dynamic provider of one kind, as the state's `__provider` text hands it to Pulumi's host. */
+export function providerFor(kind: string): pulumi.dynamic.ResourceProvider {
+  implementationFor(kind);
+  return {
+    configure: (req) => configure(kind, req),
+    check: (olds, news) => check(kind, olds, news),
+    diff: (id, olds, news) => diff(kind, id, olds, news),
+    create: (inputs) => create(kind, inputs),
+    read: (id, props) => read(kind, id, props),
+    update: (id, olds, news) => update(kind, id, olds, news),
+    delete: (id, props) => deleteResource(kind, id, props),
+  };
+}

@@ -4,6 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { isSecretAttribute, splitSecretAttributes } from "../attributes";
+import { ThinDynamicResource, type ThinProvider } from "../thin-provider";
 import { isPlainObject } from "../validation";
 import { claimObject } from "./object-claims";
 import { checkedRegistration } from "./program-check";
@@ -187,7 +188,7 @@ export interface NamedObjectArgs<Attributes> {
 }
 
 /** What every attribute-object resource (Node, Group, Osimage, Network, Policy) outputs. */
-export abstract class AttributeObjectResource extends pulumi.dynamic.Resource {
+export abstract class AttributeObjectResource extends ThinDynamicResource {
   /** The object's name in xCAT (for a policy, its priority). */
   declare readonly name: pulumi.Output<string>;
   /** The declared attributes, as xCAT reported them at the last update or refresh (passwords aside). */
@@ -196,13 +197,12 @@ export abstract class AttributeObjectResource extends pulumi.dynamic.Resource {
   declare readonly allAttributes: pulumi.Output<Record<string, string>>;
 
   /**
-   * @param provider the kind's thin provider, created once at module scope (Pulumi caches its
-   *   serialization per provider object)
+   * @param provider the kind's thin provider, created once at module scope
    * @param type the resource type below `xcat:`, e.g. "Node"
    * @param own the resource's own inputs besides attributes, adopt and connection
    */
   protected constructor(
-    provider: pulumi.dynamic.ResourceProvider,
+    provider: ThinProvider,
     type: string,
     name: string,
     own: Readonly<Record<string, unknown>>,

@@ -1,5 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
-import { thinProvider } from "../thin-provider";
+import type * as pulumi from "@pulumi/pulumi";
+import { ThinDynamicResource, thinProvider } from "../thin-provider";
 import { type ConnectionArgs, connectionInput, registeredProps, resourceOptions } from "./common";
 
 const provider = thinProvider("xcat:Deployment");
@@ -67,7 +67,7 @@ export interface DeploymentNodeState {
  * @example
  * new xcat.Deployment("compute", { nodes: "r01n[01-16]", osimage: image.name }, { dependsOn: nodes });
  */
-export class Deployment extends pulumi.dynamic.Resource {
+export class Deployment extends ThinDynamicResource {
   declare readonly nodes: pulumi.Output<string | string[]>;
   declare readonly osimage: pulumi.Output<string>;
   /** Per node: last status, the time it was reached, the image, and whether the node is done. */

@@ -1,5 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
-import { thinProvider } from "../thin-provider";
+import type * as pulumi from "@pulumi/pulumi";
+import { ThinDynamicResource, thinProvider } from "../thin-provider";
 import { type ConnectionArgs, connectionInput, registeredProps, resourceOptions } from "./common";
 import { claimObject } from "./object-claims";
 
@@ -22,7 +22,7 @@ export interface GlobalConfAttributeArgs {
  * @example
  * new xcat.GlobalConfAttribute("domain", { value: "lab.example.org" });
  */
-export class GlobalConfAttribute extends pulumi.dynamic.Resource {
+export class GlobalConfAttribute extends ThinDynamicResource {
   declare readonly name: pulumi.Output<string>;
   declare readonly value: pulumi.Output<string>;
   /** The value before this resource set it; null when the attribute was not set. */

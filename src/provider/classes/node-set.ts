@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { compactNoderange } from "../node-batches";
 import { expandReports } from "../node-set-reports";
-import { thinProvider } from "../thin-provider";
+import { ThinDynamicResource, thinProvider } from "../thin-provider";
 import { type ConnectionArgs, connectionInput, registeredProps, resourceOptions } from "./common";
 import type { NodeAttributes } from "./node";
 
@@ -56,7 +56,7 @@ export interface NodeSetArgs {
  *   csv: fs.readFileSync("inventory/rack1.csv", "utf8"), // node,ip,mac,bmc
  * });
  */
-export class NodeSet extends pulumi.dynamic.Resource {
+export class NodeSet extends ThinDynamicResource {
   declare readonly groups: pulumi.Output<string[]>;
   /** The common attributes, as declared. */
   declare readonly attributes: pulumi.Output<Record<string, string>>;

@@ -1,5 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
-import { thinProvider } from "../thin-provider";
+import type * as pulumi from "@pulumi/pulumi";
+import { ThinDynamicResource, thinProvider } from "../thin-provider";
 import { type ConnectionArgs, connectionInput, registeredProps, resourceOptions } from "./common";
 
 const provider = thinProvider("xcat:PowerState");
@@ -19,7 +19,7 @@ export interface PowerStateArgs {
  * @example
  * new xcat.PowerState("compute-on", { nodes: "compute", power: "on" }, { dependsOn: [deployment] });
  */
-export class PowerState extends pulumi.dynamic.Resource {
+export class PowerState extends ThinDynamicResource {
   declare readonly nodes: pulumi.Output<string | string[]>;
   declare readonly power: pulumi.Output<"on" | "off">;
   /** Each node's power as last read or set. */

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { isSecretAttribute } from "../attributes";
 import { tableRowId } from "../table-row-id";
-import { thinProvider } from "../thin-provider";
+import { ThinDynamicResource, thinProvider } from "../thin-provider";
 import { isPlainObject } from "../validation";
 import { type ConnectionArgs, connectionInput, registeredProps, resourceOptions } from "./common";
 import { claimObject } from "./object-claims";
@@ -35,7 +35,7 @@ export interface TableRowArgs {
  *   values: { net: "10.2.0.0", mask: "255.255.0.0", gateway: "10.0.0.254", ifname: "eth1" },
  * });
  */
-export class TableRow extends pulumi.dynamic.Resource {
+export class TableRow extends ThinDynamicResource {
   declare readonly name: pulumi.Output<string>;
   declare readonly table: pulumi.Output<string>;
   declare readonly keys: pulumi.Output<Record<string, string>>;

@@ -1,5 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
-import { thinProvider } from "../thin-provider";
+import type * as pulumi from "@pulumi/pulumi";
+import { ThinDynamicResource, thinProvider } from "../thin-provider";
 import { type ConnectionArgs, connectionInput, registeredProps, resourceOptions } from "./common";
 import { claimObject } from "./object-claims";
 
@@ -29,7 +29,7 @@ export interface VirtualMachineArgs {
  * const vm01 = new xcat.Node("vm01", { groups: ["vms", "all"], attributes: { mgt: "kvm", vmhost: "kvmhost01" } });
  * new xcat.VirtualMachine("vm01", { node: vm01.name, cpus: 4, memoryMiB: 8192, disksGiB: [40] });
  */
-export class VirtualMachine extends pulumi.dynamic.Resource {
+export class VirtualMachine extends ThinDynamicResource {
   declare readonly name: pulumi.Output<string>;
   declare readonly node: pulumi.Output<string>;
   declare readonly cpus: pulumi.Output<number>;

@@ -1,5 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
-import { thinProvider } from "../thin-provider";
+import type * as pulumi from "@pulumi/pulumi";
+import { ThinDynamicResource, thinProvider } from "../thin-provider";
 
 const provider = thinProvider("xcat:Echo");
 
@@ -17,7 +17,7 @@ export interface EchoArgs {
  * const probe = new xcat.Echo("toolchain-check", { message: "hello" });
  * export const length = probe.length; // 5
  */
-export class Echo extends pulumi.dynamic.Resource {
+export class Echo extends ThinDynamicResource {
   declare readonly message: pulumi.Output<string>;
   declare readonly length: pulumi.Output<number>;
 
