@@ -62,12 +62,13 @@
  *                           rewrites the whole state after every step, so an up or destroy of N
  *                           resources writes O(N^2) bytes (10,000 Nodes: a ~30 MB state 10,000
  *                           times), which is the engine's cost, not the provider's.
- *   --up-not-waited         with --cost-model xcat: the first up (create) of each pulumi-xcat
- *                           variant is modelled, not waited. The emulator charges every request
- *                           of that step to the management node's CPU-seconds and counts it,
- *                           but answers it at once instead of waiting for the modelled time (10,000
- *                           creates are ~10,000 POSTs of ~0.5 CPU-s: ~42 minutes of a 2-CPU node
- *                           per variant). The table's up row then shows the requests and the
+ *   --up-not-waited         with --cost-model xcat: the up step (the create, in every round) of
+ *                           each pulumi-xcat variant is modelled, not waited. The emulator
+ *                           charges every request of that step to the management node's
+ *                           CPU-seconds and counts it, but answers it at once instead of waiting
+ *                           for the modelled time (10,000 creates: ~5,600 CPU-s as NodeSets,
+ *                           ~10,000 as Nodes with their name-service calls, 47 and 84 minutes of
+ *                           a 2-CPU management node). The table's up row then shows the requests and the
  *                           management node's CPU-s with no wall time (nor the x floor figures), and
  *                           a line below it what that CPU means in time (at least CPU-s / CPUs).
  *                           What still waits: every other step (preview, refresh, roll, destroy,
