@@ -91,6 +91,11 @@ export interface EmulatorStats {
    * real management node would have done for these requests.
    */
   readonly mnCpuSeconds?: number;
+  /**
+   * With the cost model: of `mnCpuSeconds`, those charged while the model did not wait
+   * ({@link RunningEmulator.setCostModelWaits}): charged and counted, answered at once.
+   */
+  readonly mnCpuSecondsNotWaited?: number;
 }
 
 /** A running emulator. */
@@ -99,6 +104,12 @@ export interface RunningEmulator {
   readonly url: string;
   readonly state: EmulatorState;
   stats(): EmulatorStats;
+  /**
+   * With the cost model only: whether requests wait for the management node's time (true, the
+   * default) or are charged to `stats().mnCpuSecondsNotWaited` and answered at once (false), for a
+   * benchmark step that is modelled, not waited (scripts/bench.mjs `--up-not-waited`).
+   */
+  setCostModelWaits?(waits: boolean): void;
   /** Stops listening, ends open connections and closes the data file. */
   close(): Promise<void>;
   /** With HTTPS and a generated certificate: the certificate, to use as the client's CA. */

@@ -76,7 +76,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   return {
     url,
     state: createState(store),
-    stats: () => ({ ...stats.snapshot(), ...(cost ? { mnCpuSeconds: cost.cpuSeconds } : {}) }),
+    stats: () => ({
+      ...stats.snapshot(),
+      ...(cost ? { mnCpuSeconds: cost.cpuSeconds, mnCpuSecondsNotWaited: cost.cpuSecondsNotWaited } : {}),
+    }),
+    ...(cost
+      ? {
+          setCostModelWaits: (waits: boolean) => {
+            cost.waits = waits;
+          },
+        }
+      : {}),
     ...(caCertPem ? { caCertPem } : {}),
     close: () => listening.close(),
   };

@@ -75,6 +75,32 @@ describe("the xcat cost model", () => {
     }
   });
 
+  it("setCostModelWaits(false) answers at once and still charges: a later GET overtakes one waiting", async () => {
+    expect(plain.setCostModelWaits).toBeUndefined();
+    const before = xcat.stats();
+    const order: string[] = [];
+    // Modelled 0.44 s; the switch below does not cut a request already waiting.
+    const waiting = call(xcat, "GET", "/nodes/n1").then(() => order.push("waited"));
+    // Let the first reach the model before the switch goes off.
+    while ((xcat.stats().mnCpuSeconds ?? 0) === before.mnCpuSeconds)
+      await new Promise((r) => setTimeout(r, 5));
+    xcat.setCostModelWaits?.(false);
+    try {
+      await call(xcat, "GET", "/nodes/n1").then(() => order.push("not waited"));
+    } finally {
+      xcat.setCostModelWaits?.(true);
+    }
+    await waiting;
+    expect(order).toEqual(["not waited", "waited"]);
+    const after = xcat.stats();
+    expect(after.total - before.total).toBe(2);
+    expect((after.mnCpuSeconds ?? 0) - (before.mnCpuSeconds ?? 0)).toBeCloseTo(2 * GET_CPU_S, 1);
+    expect((after.mnCpuSecondsNotWaited ?? 0) - (before.mnCpuSecondsNotWaited ?? 0)).toBeCloseTo(
+      GET_CPU_S,
+      1,
+    );
+  });
+
   it("costScale scales every time, not the CPU-seconds reported", async () => {
     // Twice the cost: a lone GET waits at least 0.88 s, where unscaled it waits 0.44 s.
     const slow = await startEmulator({ costModel: "xcat", costScale: 2 });

@@ -7,40 +7,8 @@
  * test/emulator/cost-model.test.ts checks that a running emulator waits for them.
  */
 import { describe, expect, it } from "vitest";
-import { CpuScheduler, PER_REQUEST_CPUS, type SchedulerClock } from "../../src/emulator/cost/cpu-scheduler";
-
-/** A clock that moves only when told to: timers fire in due order, each at its own instant. */
-class SteppedClock implements SchedulerClock {
-  #now = 0;
-  #timers = new Set<{ at: number; run: () => void }>();
-
-  now(): number {
-    return this.#now;
-  }
-
-  after(ms: number, run: () => void): unknown {
-    const timer = { at: this.#now + ms, run };
-    this.#timers.add(timer);
-    return timer;
-  }
-
-  cancel(timer: unknown): void {
-    this.#timers.delete(timer as { at: number; run: () => void });
-  }
-
-  /** Fires every timer due up to `ms`, letting the work each one finishes settle before the next. */
-  async advanceTo(ms: number): Promise<void> {
-    for (;;) {
-      const next = [...this.#timers].filter((t) => t.at <= ms).sort((a, b) => a.at - b.at)[0];
-      if (!next) break;
-      this.#timers.delete(next);
-      this.#now = next.at;
-      next.run();
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    this.#now = ms;
-  }
-}
+import { CpuScheduler, PER_REQUEST_CPUS } from "../../src/emulator/cost/cpu-scheduler";
+import { SteppedClock } from "../support/stepped-clock";
 
 /** Starts `count` requests of `cpuSeconds` each at the clock's present; resolves to the seconds each finished at. */
 function start(scheduler: CpuScheduler, clock: SteppedClock, count: number, cpuSeconds: number) {
