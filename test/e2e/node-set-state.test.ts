@@ -4,10 +4,11 @@
  * (`nodeAttributes`), while a TypeScript program reads each node's whole report from
  * `nodeAttributes` and the noderange (both derived in the class). A state written before that
  * form (each node's report whole, no `sharedAttributes`, as the provider wrote it until then) is
- * imported with `pulumi stack import` and then `up` changes nothing, writes nothing, and the
- * program still reads each node's report right. One stack: up, stack import, up.
+ * imported with `pulumi stack import`, with the provider code as `pulumi.dynamic.Resource` serialized
+ * it before the one-line text (thin-provider.ts), and then `up --refresh` changes nothing, writes
+ * nothing, and the program still reads each node's report right. One stack: up, stack import, up.
  */
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { EMULATOR_DEFAULT_PASSWORD, type RunningEmulator, startEmulator } from "../../src/emulator";
@@ -70,22 +71,31 @@ describe("a NodeSet's compact state, read by a TypeScript program", () => {
     expect(read.shared).toEqual(outputs.sharedAttributes);
   });
 
-  it("a state written whole keeps working: up changes and writes nothing, and the program reads each node right", async () => {
+  it("a state written by the previous version (reports whole, serialized provider code) keeps working: refresh and up change and write nothing, the program reads each node right", async () => {
     const exported = JSON.parse((await ws.exportState()).text) as {
-      deployment: { resources: Array<{ urn: string; outputs: Record<string, unknown> }> };
+      deployment: {
+        resources: Array<{ urn: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> }>;
+      };
     };
     const set = exported.deployment.resources.find((resource) => resource.urn.endsWith("::rack"));
     if (set === undefined) throw new Error("the NodeSet is not in the state");
     const whole = reportsOfOutputs(set.outputs);
     const { sharedAttributes: _shared, ...rest } = set.outputs;
-    set.outputs = { ...rest, nodeAttributes: whole };
+    // The provider code as pulumi.dynamic.Resource serialized it before the one-line text
+    // (thin-provider.ts): refresh runs the outputs' text, so the old text's calls must still work.
+    const serialized = await readFile(
+      resolve(import.meta.dirname, "fixtures", "serialized-provider-nodeset.txt"),
+      "utf8",
+    );
+    set.inputs = { ...set.inputs, __provider: serialized };
+    set.outputs = { ...rest, nodeAttributes: whole, __provider: serialized };
     const file = join(ws.workDir, "written-whole.json");
     await writeFile(file, JSON.stringify(exported));
     await ws.run(["stack", "import", "--file", file]);
     expect((await setResource()).outputs).not.toHaveProperty("sharedAttributes");
 
     const before = writes(emulator);
-    expect(await ws.up()).toEqual({ same: 2 });
+    expect(await ws.up(["--refresh"])).toEqual({ same: 2 });
     expect(writes(emulator)).toBe(before);
     const read = await ws.outputs();
     expect(read.ss02).toEqual(whole.ss02);
