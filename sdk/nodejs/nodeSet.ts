@@ -51,7 +51,7 @@ export class NodeSet extends pulumi.CustomResource {
     declare public readonly csv: pulumi.Output<string | undefined>;
     declare public readonly groups: pulumi.Output<string[]>;
     /**
-     * Per node, everything xCAT reports for it, inherited values included, without passwords.
+     * Per node, everything xCAT reports for it, inherited values included, without passwords. In TypeScript each node's report whole. The state (and so a YAML, Python or Go program, whose provider returns the state's form) keeps per node only what differs from `sharedAttributes`: a node's whole report is `sharedAttributes` with its own entry over it.
      */
     declare public /*out*/ readonly nodeAttributes: pulumi.Output<{[key: string]: {[key: string]: string}}>;
     /**
@@ -70,6 +70,10 @@ export class NodeSet extends pulumi.CustomResource {
      * Each node's own values as xCAT held them at the last update or refresh; a node whose common value was changed by hand shows it here as its own.
      */
     declare public readonly rows: pulumi.Output<{[key: string]: {[key: string]: string}}>;
+    /**
+     * What every node of the set reports alike (groups, common attributes, what the groups give).
+     */
+    declare public /*out*/ readonly sharedAttributes: pulumi.Output<{[key: string]: string}>;
 
     /**
      * Create a NodeSet resource with the given unique name, arguments, and options.
@@ -95,6 +99,7 @@ export class NodeSet extends pulumi.CustomResource {
             resourceInputs["rows"] = args?.rows;
             resourceInputs["nodeAttributes"] = undefined /*out*/;
             resourceInputs["noderange"] = undefined /*out*/;
+            resourceInputs["sharedAttributes"] = undefined /*out*/;
         } else {
             resourceInputs["adopt"] = undefined /*out*/;
             resourceInputs["attributes"] = undefined /*out*/;
@@ -106,6 +111,7 @@ export class NodeSet extends pulumi.CustomResource {
             resourceInputs["nodes"] = undefined /*out*/;
             resourceInputs["release"] = undefined /*out*/;
             resourceInputs["rows"] = undefined /*out*/;
+            resourceInputs["sharedAttributes"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const secretOpts = { additionalSecretOutputs: ["connection"] };
