@@ -100,7 +100,9 @@ describe.skipIf(realNode !== undefined)(
       expect(result.exitCode).not.toBe(0);
       expect(output).toMatch(/2 of 64 node\(s\) did not boot/);
       expect(output).toMatch(/c010: failed since/);
-      expect(output).toMatch(new RegExp(`c020: timed out after ${DEADLINE_MINUTES} min in status installing`));
+      expect(output).toMatch(
+        new RegExp(`c020: timed out after ${DEADLINE_MINUTES} min in status installing`),
+      );
       // Progress lines per batch while it runs: the canary node first, then batches of 16.
       expect(output).toMatch(/xcat:Deployment c001: booted 1/);
       expect(output).toMatch(/xcat:Deployment c\[050-064\]: \S+ sent to 15 node\(s\)/);
