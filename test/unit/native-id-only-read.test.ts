@@ -30,6 +30,20 @@ describe("an id-only read", () => {
     expect(JSON.stringify(withoutPasswords(read))).not.toContain("s3cret");
   });
 
+  it("leaves a table row's password columns out of its values and keeps the others", () => {
+    const read = {
+      table: "passwd",
+      keys: { key: "ipmi" },
+      values: { username: "ADMIN", password: "s3cret" },
+    };
+    expect(withoutPasswords(read)).toEqual({
+      table: "passwd",
+      keys: { key: "ipmi" },
+      values: { username: "ADMIN" },
+    });
+    expect(JSON.stringify(withoutPasswords(read))).not.toContain("s3cret");
+  });
+
   it("names the type, the resource, the id and where the id is explained when nothing is found", () => {
     expect(nothingToImport("xcat:index:Network", "net9", "net99").message).toBe(
       `xcat:index:Network "net9": the server has no object with the id 'net99' to import or get; nothing was ` +
