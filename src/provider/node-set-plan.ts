@@ -60,10 +60,9 @@ export function planNodeSetUpdate(previous: NodeSetValues, next: NodeSetValues):
     if (before.has(node))
       changes.set(node, attributeChanges(nodeValues(previous, node), nodeValues(next, node)));
   }
-  const kept = new Set(after);
   return {
     added: after.filter((node) => !before.has(node)).sort(),
-    removed: [...before].filter((node) => !kept.has(node)).sort(),
+    removed: removedRows(previous, next),
     writes: mergedWrites(changes),
   };
 }
