@@ -3,7 +3,9 @@
  * CONFLUENT_E2E_URL (with CONFLUENT_E2E_USERNAME and CONFLUENT_E2E_PASSWORD) names one (objects
  * are then named cfb-* and removed afterwards). What each step expects is what
  * confluent's source says (core.py, httpapi.py, messages.py at 3.15.6) and a real server answered
- * (/work/shared/real-confluent.md).
+ * (/work/shared/real-confluent.md). A real server must hold at least one deployment profile (a
+ * directory under /var/lib/confluent/public/os/, as `osdeploy import` makes one), or the profile
+ * listing fails.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isAuthError, isNotFound } from "../../src/client";
