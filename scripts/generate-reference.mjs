@@ -242,7 +242,7 @@ function page(schema, kind) {
       ? [NOT_IMPORTABLE[kind]]
       : [
           `- YAML: \`pulumi import xcat:index:${kind} <resource name> <id>\`${IMPORT_TESTED.has(kind) ? " (test/e2e/native-import.test.ts imports this kind)" : " (the native provider's import; no test imports this kind yet)"}. Python and Go programs reach the same provider but are not run here ([support matrix](../support-matrix.md), note N1).`,
-          `- TypeScript: the engine's \`pulumi import\` does not work for dynamic resources (support matrix, note N6). \`${kind}.get(name, id)\` reads the object without managing it${"adopt" in resource.inputProperties ? ", `adopt: true` takes it over" : ""}, and \`pulumi-xcat import\` writes a program for a whole cluster ([bring-a-cluster-under-code.md](../bring-a-cluster-under-code.md)).`,
+          `- TypeScript: the engine's \`pulumi import\` cannot import the dynamic class \`xcat.${kind}\`; \`pulumi import xcat:index:${kind} <resource name> <id>\` imports the object through the native provider's class and prints code for \`pulumi-xcat/native\`${kind === "Node" ? " (test/e2e/typescript-import.test.ts)" : " (the same path; test/e2e/typescript-import.test.ts imports Nodes)"} ([support matrix](../support-matrix.md), note N6). For the dynamic class, \`${kind}.get(name, id)\` reads the object without managing it${"adopt" in resource.inputProperties ? ", `adopt: true` takes it over" : ""}, and \`pulumi-xcat import\` writes a program for a whole cluster ([bring-a-cluster-under-code.md](../bring-a-cluster-under-code.md)).`,
         ]),
     "",
     "## Examples",

@@ -228,6 +228,17 @@ if [[ "$mode" == up ]]; then
     echo "Run the review again (review.sh preview on the current program), have it approved, and apply the new plan." >&2
     exit 4
   fi
+  if [[ "$status" -ne 0 ]] && ! grep -qiE '(^|[[:space:]])error:' "$log"; then
+    # Pulumi stops a planned update without a word when the stack's outputs differ from the ones
+    # the plan recorded (pulumi/pulumi#16670; see the second preview below).
+    echo >&2
+    if grep -q '^Updating (' "$log"; then
+      echo "pulumi up stopped during the update without saying why (exit $status). Pulumi does that when the stack's outputs differ from the ones the reviewed plan recorded (pulumi/pulumi#16670): the steps shown above were applied." >&2
+    else
+      echo "pulumi up stopped in its preview without saying why (exit $status). Pulumi does that when the stack's outputs differ from the ones the reviewed plan recorded (pulumi/pulumi#16670), e.g. an output that reads the cluster changed since the review. Nothing was applied." >&2
+    fi
+    echo "Run the review again (review.sh preview on the current cluster), have it approved, and apply the new plan." >&2
+  fi
   exit "$status"
 fi
 
@@ -259,13 +270,16 @@ if [[ "$status" -ne 0 ]]; then
   echo "fix the program (or the policy violations) and run review.sh preview again." >&2
   exit 1
 fi
-# Without drift, the plan is saved again from a preview that does not refresh, as before reviews
-# refreshed: a plan saved from the refreshing preview expects every resource as the refresh read
-# it, and once `pulumi up --plan` on the unrefreshed state stopped after its preview with exit 1 and
-# no message (Pulumi 3.259, the lab of test/e2e/policy-and-plan.test.ts; the cause was not isolated),
-# while refreshing everything at the apply would write back edits made after the review that no
-# review showed. With drift, the refreshing preview's plan is kept and review.sh up refreshes
-# exactly the objects the review showed as changed by hand (test/e2e/review-signoff.test.ts).
+# Without drift, the plan is saved again from a preview that does not refresh. A plan records the
+# stack's outputs too, and `pulumi up --plan` checks them (pkg/resource/deploy/step_executor.go,
+# ExecuteRegisterResourceOutputs, at v3.259.0): outputs read from the cluster (a node's
+# allAttributes, a Deployment's node states) hold the refresh's values in the refreshing preview's
+# plan and the state's in the apply, which does not refresh; Pulumi then stops after its preview
+# with exit 1 and no message (pulumi/pulumi#16670; test/e2e/policy-and-plan.test.ts's lab, whose
+# exports read both). Refreshing everything at the apply instead would write back edits made after
+# the review that no review showed. With drift, the refreshing preview's plan is kept and review.sh
+# up refreshes exactly the objects the review showed as changed by hand
+# (test/e2e/review-signoff.test.ts).
 drift_status=0
 pulumi-xcat review "$review_dir/preview.json" --offline --fail-on drift >/dev/null 2>&1 || drift_status=$?
 if [[ "$drift_status" -ne 3 ]]; then

@@ -162,5 +162,30 @@ describe("examples/ci/review.sh: approved is applied", () => {
     expect(emulator.state.getObject("group", "compute")).toMatchObject({
       provmethod: "rhels9.5-x86_64-netboot-compute",
     });
+
+    // A plan saved from a preview that refreshed, after a hand edit no review counts as drift (a
+    // comment on r01n01, which the lab exports in firstComputeNode): the plan records the stack's
+    // outputs as the refresh read them, the apply (no refresh) computes them from the state, and
+    // Pulumi stops in its preview with exit 1 and no message (pulumi/pulumi#16670; why
+    // review.sh preview saves its plan from a second preview without drift). review.sh up says so.
+    emulator.state.setRow("nodelist", { node: "r01n01" }, { comments: "racked by hand" });
+    const saved = await ws.exec(
+      "bash",
+      [
+        "-c",
+        'PATH="$(npm prefix)/node_modules/.bin:$PATH"; pulumi preview --refresh --json --non-interactive --save-plan "$1/plan.json" >"$1/preview.json" && exec pulumi-xcat pins save "$1/preview.json" --plan "$1/plan.json" --out "$1/pins.json"',
+        "save",
+        reviewDir,
+      ],
+      { env: { STACK: ws.stackName } },
+    );
+    expect(saved.exitCode, saved.stderr).toBe(0);
+    const writesBeforeSilent = writes();
+    const silent = await script("up");
+    expect(silent.exitCode, silent.stdout + silent.stderr).toBe(1);
+    expect(silent.stderr).toContain("pulumi up stopped in its preview without saying why (exit 1)");
+    expect(silent.stderr).toContain("pulumi/pulumi#16670");
+    expect(silent.stderr).toContain("Nothing was applied.");
+    expect(writes()).toEqual(writesBeforeSilent);
   });
 });
