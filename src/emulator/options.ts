@@ -107,7 +107,7 @@ export interface RunningEmulator {
   /**
    * With the cost model only: whether requests wait for the management node's time (true, the
    * default) or are charged to `stats().mnCpuSecondsNotWaited` and answered at once (false), for a
-   * benchmark step that is modelled, not waited (scripts/bench.mjs `--up-not-waited`).
+   * benchmark step that is modelled, not waited (scripts/bench.mjs `--not-waited up`).
    */
   setCostModelWaits?(waits: boolean): void;
   /** Stops listening, ends open connections and closes the data file. */

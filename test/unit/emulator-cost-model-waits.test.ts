@@ -1,7 +1,7 @@
 /**
  * The cost model's switch between waiting and charging only (`waits`), in modelled time on a
  * clock the test steps by hand: the benchmark charges the 10,000 creates of a first `up` without
- * waiting for them (scripts/bench.mjs --up-not-waited), so it must still count every CPU-second,
+ * waiting for them (scripts/bench.mjs --not-waited up), so it must still count every CPU-second,
  * leave requests already waiting to finish as modelled, and leave nothing behind that slows the
  * steps after it. test/emulator/cost-model.test.ts checks the switch on a running emulator.
  */
