@@ -66,8 +66,9 @@ func isPolicyPluginHost(path string) bool {
 }
 
 // starterEnv carries the pid of the copy of this program that started the process as its real
-// host. A copy started by another copy (PULUMI_XCAT_LANGUAGE_HOST naming a copy) finds its parent's
-// pid there and stops, where it would otherwise start copies without end. This check costs a
+// host. A copy started by another copy finds its parent's pid there and stops, where it would
+// otherwise start copies without end: PULUMI_XCAT_LANGUAGE_HOST naming something that runs a copy
+// (a script that execs one), which os.SameFile in realHost cannot see. This check costs a
 // getenv; the marker scan it replaces read the whole real host (26 MB) on every start, ~0.25 s of
 // CPU, twice per engine command (docs/e2e-time.md). Nested `pulumi` runs of a program inherit the
 // variable but are not started by a copy, so their parent's pid differs.
