@@ -126,13 +126,20 @@ case "$pulumi_bin_dir" in
   "$cache_root/pulumi-v$sdk_version/bin-with-policy-host"*) pulumi_bin_dir="$cache_root/pulumi-v$sdk_version/bin" ;;
 esac
 if [ "$pulumi_bin_dir" = "$cache_root/pulumi-v$sdk_version/bin" ]; then
-  host_hash=$(cat "$repo_root/tools/policy-plugin-host/go.mod" "$repo_root/tools/policy-plugin-host/go.sum" \
-    "$repo_root"/tools/policy-plugin-host/*.go | sha256sum | cut -c1-12)
+  # Every source of the stand-in and of its GenerateProgram generator (generate-program/), and the
+  # build script, which decides where each lands.
+  host_hash=$(cat "$repo_root/tools/build-policy-plugin-host.sh" "$repo_root/tools/policy-plugin-host/go.mod" \
+    "$repo_root/tools/policy-plugin-host/go.sum" "$repo_root"/tools/policy-plugin-host/*.go \
+    "$repo_root"/tools/policy-plugin-host/generate-program/*.go | sha256sum | cut -c1-12)
   policy_bin_dir="$cache_root/pulumi-v$sdk_version/bin-with-policy-host-$host_hash"
-  if [ ! -x "$policy_bin_dir/pulumi-language-nodejs" ] || [ ! -x "$policy_bin_dir/pulumi" ]; then
+  policy_host_built() {
+    [ -x "$policy_bin_dir/pulumi-language-nodejs" ] && [ -x "$policy_bin_dir/libexec/generate-program" ] &&
+      [ -x "$policy_bin_dir/pulumi" ]
+  }
+  if ! policy_host_built; then
     exec 8>"$cache_root/pulumi-v$sdk_version/.policy-host.lock"
     command -v flock >/dev/null 2>&1 && flock 8
-    if [ ! -x "$policy_bin_dir/pulumi-language-nodejs" ] || [ ! -x "$policy_bin_dir/pulumi" ]; then
+    if ! policy_host_built; then
       bash "$repo_root/tools/build-policy-plugin-host.sh" "$policy_bin_dir" >&2 ||
         die "building the policy plugin host from Go modules failed (see the output above)"
       for file in pulumi pulumi-resource-pulumi-nodejs; do

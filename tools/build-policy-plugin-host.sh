@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds tools/policy-plugin-host (the Node.js language host with RunPlugin for policy packs and
-# GenerateProgram for `pulumi import`, see README.md here) from Go modules into a directory, as pulumi-language-nodejs.
+# GenerateProgram for `pulumi import`, see README.md here) from Go modules into a directory, as pulumi-language-nodejs,
+# and its GenerateProgram generator as libexec/generate-program beside it (a program of its own, so
+# that the host every engine command starts twice does not link Pulumi's codegen).
 #
 #   bash tools/build-policy-plugin-host.sh <output dir>
 set -euo pipefail
@@ -23,6 +25,10 @@ tmp_dir=$(mktemp -d "$out_dir/.build.XXXXXX")
 trap 'rm -rf "$tmp_dir"' EXIT
 start=$(date +%s)
 say "building the policy plugin host (pulumi-language-nodejs with RunPlugin for policy packs)"
-(cd "$tools_dir/policy-plugin-host" && nice -n 10 go build -trimpath -o "$tmp_dir/pulumi-language-nodejs" .)
+(cd "$tools_dir/policy-plugin-host" && nice -n 10 go build -trimpath -o "$tmp_dir/pulumi-language-nodejs" . &&
+  nice -n 10 go build -trimpath -o "$tmp_dir/generate-program" ./generate-program)
+mkdir -p "$out_dir/libexec"
+# The generator first: with-toolchain.sh takes a folder whose host is in place as built.
+mv -f "$tmp_dir/generate-program" "$out_dir/libexec/"
 mv -f "$tmp_dir/pulumi-language-nodejs" "$out_dir/"
 say "done in $(($(date +%s) - start))s: $out_dir/pulumi-language-nodejs"

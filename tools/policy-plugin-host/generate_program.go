@@ -1,83 +1,58 @@
 package main
 
-// GenerateProgram for `pulumi import`: the CLI (pkg/cmd/pulumi/operations/import.go at v3.259.0)
-// asks the project's language host to turn the PCL of what it imported into code, and the v3.68.0
-// Node.js host built here answers "not implemented". This answers it as Pulumi's own Node.js host
-// of v3.259.0 does (sdk/nodejs/cmd/pulumi-language-nodejs/main.go, GenerateProgram): the PCL bound
-// with the engine's schema loader, output-versioned invokes preferred, the non-strict options
-// unless asked to be strict, and TypeScript written by pkg/v3's codegen/nodejs at that same version.
+// GenerateProgram, which `pulumi import` asks the language host for (the code it prints), is
+// answered by generate-program/, a program of its own next to this one (libexec/generate-program
+// in the same folder): it links Pulumi's codegen, whose size and package init every start of this
+// forwarder would otherwise pay, twice per engine command, for a call only `pulumi import` makes.
 
 import (
-	"fmt"
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
+	"syscall"
 
-	"github.com/pulumi/pulumi/pkg/v3/codegen/hcl2/syntax"
-	"github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
-	"github.com/pulumi/pulumi/pkg/v3/codegen/pcl"
-	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
-	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
-	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
-	"google.golang.org/protobuf/proto"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 )
 
 const generateProgramMethod = "/pulumirpc.LanguageRuntime/GenerateProgram"
 
+// generateProgramPath is where with-toolchain.sh (tools/build-policy-plugin-host.sh) puts the
+// generator: libexec/generate-program beside this executable, out of the folder put on PATH.
+func generateProgramPath() (string, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(filepath.Dir(self), "libexec", "generate-program"), nil
+}
+
+// generateProgram hands the request's bytes to the generator and relays its answer: the response's
+// bytes, or its error message as the call's error (as a handler's plain error reaches the engine).
 func generateProgram(stream grpc.ServerStream) error {
 	var raw []byte
 	if err := stream.RecvMsg(&raw); err != nil {
 		return err
 	}
-	var req pulumirpc.GenerateProgramRequest
-	if err := proto.Unmarshal(raw, &req); err != nil {
-		return err
-	}
-	resp, err := generate(&req)
+	path, err := generateProgramPath()
 	if err != nil {
 		return err
 	}
-	out, err := proto.Marshal(resp)
-	if err != nil {
-		return err
+	cmd := exec.CommandContext(stream.Context(), path)
+	cmd.Stdin = bytes.NewReader(raw)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &stdout
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		if message := strings.TrimSpace(stderr.String()); message != "" {
+			return status.Error(codes.Unknown, message)
+		}
+		return status.Errorf(codes.Internal, "%s: %v", path, err)
 	}
+	out := stdout.Bytes()
 	return stream.SendMsg(&out)
-}
-
-func generate(req *pulumirpc.GenerateProgramRequest) (*pulumirpc.GenerateProgramResponse, error) {
-	loader, err := schema.NewLoaderClient(req.GetLoaderTarget())
-	if err != nil {
-		return nil, err
-	}
-	defer loader.Close()
-
-	parser := syntax.NewParser()
-	for path, contents := range req.GetSource() {
-		if err := parser.ParseFile(strings.NewReader(contents), path); err != nil {
-			return nil, err
-		}
-		if parser.Diagnostics.HasErrors() {
-			return nil, parser.Diagnostics
-		}
-	}
-	options := []pcl.BindOption{pcl.PreferOutputVersionedInvokes}
-	if !req.GetStrict() {
-		options = append(options, pcl.NonStrictBindOptions()...)
-	}
-	program, diags, err := pcl.BindProgram(parser.Files, schema.NewCachedLoader(loader), options...)
-	if err != nil {
-		return nil, err
-	}
-	rpcDiagnostics := plugin.HclDiagnosticsToRPCDiagnostics(diags)
-	if diags.HasErrors() {
-		return &pulumirpc.GenerateProgramResponse{Diagnostics: rpcDiagnostics}, nil
-	}
-	if program == nil {
-		return nil, fmt.Errorf("internal error: the program bound to nil")
-	}
-	files, diags, err := nodejs.GenerateProgram(program)
-	if err != nil {
-		return nil, err
-	}
-	rpcDiagnostics = append(rpcDiagnostics, plugin.HclDiagnosticsToRPCDiagnostics(diags)...)
-	return &pulumirpc.GenerateProgramResponse{Source: files, Diagnostics: rpcDiagnostics}, nil
 }

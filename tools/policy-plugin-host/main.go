@@ -5,7 +5,8 @@
 // host with the same arguments, forwards every call to it unchanged, and answers RunPlugin for
 // policy packs itself by running `@pulumi/pulumi/cmd/run-policy-pack` (as resolved from the pack's
 // directory) with node, the way Pulumi's own `pulumi-analyzer-policy` launcher does. It also answers
-// GenerateProgram, which `pulumi import` asks for the code it prints (generate_program.go).
+// GenerateProgram, which `pulumi import` asks for the code it prints, by starting
+// generate-program/ (generate_program.go).
 //
 // The real host is $PULUMI_XCAT_LANGUAGE_HOST, or else the next pulumi-language-nodejs on PATH.
 package main
@@ -21,6 +22,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -54,8 +56,8 @@ func die(format string, args ...any) {
 	os.Exit(1)
 }
 
-// marker is in every build of this program and in no real language host: forwarding to a copy of
-// this program (two of them on PATH) would start copies without end.
+// marker is in every build of this program and in no real language host: the search of PATH below
+// skips the files that hold it.
 var marker = []byte("pulumi-xcat policy plugin host: forwards to the real Node.js language host")
 
 func isPolicyPluginHost(path string) bool {
@@ -63,30 +65,70 @@ func isPolicyPluginHost(path string) bool {
 	return err == nil && bytes.Contains(content, marker)
 }
 
+// starterEnv carries the pid of the copy of this program that started the process as its real
+// host. A copy started by another copy finds its parent's pid there and stops, where it would
+// otherwise start copies without end: PULUMI_XCAT_LANGUAGE_HOST naming something that runs a copy
+// (a script that execs one), which os.SameFile in realHost cannot see. This check costs a
+// getenv; the marker scan it replaces read the whole real host (26 MB) on every start, ~0.25 s of
+// CPU, twice per engine command (docs/e2e-time.md). Nested `pulumi` runs of a program inherit the
+// variable but are not started by a copy, so their parent's pid differs.
+const starterEnv = "PULUMI_XCAT_POLICY_HOST_PID"
+
+func startedByACopy() bool {
+	return os.Getenv(starterEnv) == strconv.Itoa(os.Getppid())
+}
+
+// self is this executable's file, for os.SameFile (a stat; nil when it cannot be found).
+func self() os.FileInfo {
+	path, err := os.Executable()
+	if err != nil {
+		return nil
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil
+	}
+	return info
+}
+
+func isSelf(me os.FileInfo, path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && me != nil && os.SameFile(me, info)
+}
+
+const noHost = "no Node.js language host to forward to (only copies of this program): set PULUMI_XCAT_LANGUAGE_HOST " +
+	"to the pulumi-language-nodejs built from sdk/v3 (scripts/with-toolchain.sh does)"
+
 // realHost is $PULUMI_XCAT_LANGUAGE_HOST, or else the first pulumi-language-nodejs on PATH that is
-// not a build of this program.
+// not a build of this program. The variable is set by scripts/with-toolchain.sh to the host it
+// built, so it is only checked not to be this very file (a stat); another copy is caught by
+// startedByACopy. The search of PATH, where any file may be a copy, keeps the marker scan.
 func realHost() string {
-	path := os.Getenv("PULUMI_XCAT_LANGUAGE_HOST")
-	if path == "" {
-		for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
-			candidate := filepath.Join(dir, "pulumi-language-nodejs")
-			if info, err := os.Stat(candidate); err == nil && !info.IsDir() && info.Mode()&0o111 != 0 &&
-				!isPolicyPluginHost(candidate) {
-				path = candidate
-				break
-			}
+	me := self()
+	if path := os.Getenv("PULUMI_XCAT_LANGUAGE_HOST"); path != "" {
+		if isSelf(me, path) {
+			die("%s", noHost)
+		}
+		return path
+	}
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		candidate := filepath.Join(dir, "pulumi-language-nodejs")
+		if info, err := os.Stat(candidate); err == nil && !info.IsDir() && info.Mode()&0o111 != 0 &&
+			!isSelf(me, candidate) && !isPolicyPluginHost(candidate) {
+			return candidate
 		}
 	}
-	if path == "" || isPolicyPluginHost(path) {
-		die("%s", "no Node.js language host to forward to (only copies of this program): set PULUMI_XCAT_LANGUAGE_HOST "+
-			"to the pulumi-language-nodejs built from sdk/v3 (scripts/with-toolchain.sh does)")
-	}
-	return path
+	die("%s", noHost)
+	return ""
 }
 
 func main() {
+	if startedByACopy() {
+		die("%s", noHost)
+	}
 	host := exec.Command(realHost(), os.Args[1:]...)
 	host.Stderr = os.Stderr
+	host.Env = append(os.Environ(), fmt.Sprintf("%s=%d", starterEnv, os.Getpid()))
 	// The engine kills its plugins when it is done; the host goes with this process.
 	host.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	stdout, err := host.StdoutPipe()

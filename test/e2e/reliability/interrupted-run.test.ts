@@ -69,11 +69,15 @@ async function cancelAfterKill(workspace: PulumiWorkspace) {
   return workspace.run(["cancel", "--yes"]);
 }
 
-/** How many nodes the state records, and how many operations it holds as pending. */
+/**
+ * How many nodes the state records, and how many operations it holds as pending: the file
+ * backend's checkpoint, as `pulumi stack export` prints it (PulumiWorkspace.exportState), once
+ * `pulumi cancel` has released the killed run's lock.
+ */
 async function recordedState(workspace: PulumiWorkspace): Promise<{ nodes: number; pending: number }> {
-  const raw = await workspace.run(["stack", "export"]);
+  const { text } = await workspace.exportState();
   const deployment = (
-    JSON.parse(raw.stdout) as {
+    JSON.parse(text) as {
       deployment?: { resources?: Array<{ type: string }>; pending_operations?: unknown[] };
     }
   ).deployment;
