@@ -51,7 +51,7 @@ export class NodeSet extends pulumi.CustomResource {
     declare public readonly csv: pulumi.Output<string | undefined>;
     declare public readonly groups: pulumi.Output<string[]>;
     /**
-     * Per node, everything xCAT reports for it, inherited values included, without passwords. In TypeScript each node's report whole. The state (and so a YAML, Python or Go program, whose provider returns the state's form) keeps per node only what differs from `sharedAttributes`: a node's whole report is `sharedAttributes` with its own entry over it.
+     * Per node, everything xCAT reports for it, inherited values included, without passwords. In TypeScript each node's report whole. The state (and so a YAML, Python or Go program, whose provider returns the state's form) keeps per node only what neither its row in `rows` nor `sharedAttributes` says: a node's whole report is its row, `sharedAttributes` over it, then its own entry over those, where "" means the node does not report that row value.
      */
     declare public /*out*/ readonly nodeAttributes: pulumi.Output<{[key: string]: {[key: string]: string}}>;
     /**

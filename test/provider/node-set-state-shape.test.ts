@@ -1,9 +1,10 @@
 /**
  * A NodeSet's state keeps what xCAT reports per node compactly (node-set-reports.ts: the values
- * every node reports alike once in `sharedAttributes`, per node only the rest in
- * `nodeAttributes`), and a state written before that (each node's report whole in
- * `nodeAttributes`, no `sharedAttributes`) keeps working: a no-change preview, a refresh and an
- * update from it, against a fresh in-process emulator.
+ * every node reports alike once in `sharedAttributes`, per node only what neither that nor the
+ * node's row in `rows` says, in `nodeAttributes`), and states written before that (each node's
+ * report whole in `nodeAttributes` and no `sharedAttributes`; or `sharedAttributes` and per node
+ * every other value, its row's too) keep working: a no-change preview, a refresh and an update
+ * from them, against a fresh in-process emulator.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reportsOfOutputs } from "../../src/provider/node-set-reports";
@@ -39,6 +40,21 @@ function writtenWhole(outputs: Record<string, unknown>): Record<string, unknown>
   return { ...rest, nodeAttributes: reportsOfOutputs(outputs) };
 }
 
+/**
+ * The outputs as the provider wrote them with `sharedAttributes` but before the rows' values were
+ * left out of `nodeAttributes`: per node every value not shared, its row's too.
+ */
+function writtenWithRowValues(outputs: Record<string, unknown>): Record<string, unknown> {
+  const shared = outputs.sharedAttributes as Record<string, string>;
+  const nodeAttributes = Object.fromEntries(
+    Object.entries(reportsOfOutputs(outputs)).map(([node, values]) => [
+      node,
+      Object.fromEntries(Object.entries(values).filter(([name]) => !(name in shared))),
+    ]),
+  );
+  return { ...outputs, nodeAttributes };
+}
+
 beforeAll(async () => {
   h = await providerHarness();
 });
@@ -61,11 +77,13 @@ describe("NodeSet state shape", () => {
       arch: "x86_64",
       provmethod: "img-a",
     });
-    expect(outs.nodeAttributes).toEqual({
+    // Each node reports its row's ip and bmc as the row holds them: nothing of its own is left.
+    expect(outs.rows).toEqual({
       sh01: { bmc: "127.0.10.71", ip: "10.7.0.1" },
       sh02: { bmc: "127.0.10.72", ip: "10.7.0.2" },
       sh03: { bmc: "127.0.10.73", ip: "10.7.0.3" },
     });
+    expect(outs.nodeAttributes).toEqual({ sh01: {}, sh02: {}, sh03: {} });
     // Expanded, each node's report is what a read of that node gives, with no password.
     for (const node of ["sh01", "sh02", "sh03"]) {
       const held = await h.admin.nodes.get(node);
@@ -80,6 +98,46 @@ describe("NodeSet state shape", () => {
     expect(old).not.toHaveProperty("sharedAttributes");
     const inputs = await checked(old, rack("img-a"));
     expect((await runtime.diff(KIND, id, old, inputs)).changes).toBe(false);
+  });
+
+  it("reads a state written with the rows' values in nodeAttributes the same, and refreshes it to the compact form", async () => {
+    const old = writtenWithRowValues(outs);
+    expect((old.nodeAttributes as Record<string, unknown>).sh02).toEqual({
+      bmc: "127.0.10.72",
+      ip: "10.7.0.2",
+    });
+    expect(reportsOfOutputs(old)).toEqual(reportsOfOutputs(outs));
+    const inputs = await checked(old, rack("img-a"));
+    expect((await runtime.diff(KIND, id, old, inputs)).changes).toBe(false);
+    const props = (await runtime.read(KIND, id, old)).props as Record<string, unknown>;
+    expect(props.nodeAttributes).toEqual(outs.nodeAttributes);
+  });
+
+  it("shows a hand edit and a hand clear per node after refresh: in rows, and expanded in the report", async () => {
+    await h.admin.nodes.update("sh02", { ip: "10.7.0.22" });
+    await h.admin.nodes.update("sh03", { bmc: "" });
+    const read = await runtime.read(KIND, id, outs);
+    const props = read.props as Record<string, Record<string, Record<string, string>>>;
+    expect(props.rows?.sh02).toEqual({ bmc: "127.0.10.72", ip: "10.7.0.22" });
+    expect(props.rows?.sh03).toEqual({ ip: "10.7.0.3" });
+    const reports = reportsOfOutputs(props);
+    expect(reports.sh02?.ip).toBe("10.7.0.22");
+    expect(reports.sh03).not.toHaveProperty("bmc");
+    for (const node of ["sh01", "sh02", "sh03"]) {
+      const held = await h.admin.nodes.get(node);
+      expect(reports[node]).toEqual(
+        Object.fromEntries(Object.entries(held).filter(([name]) => !/password/i.test(name))),
+      );
+    }
+    // up restores both from the refreshed state; the report again is what xCAT holds.
+    const inputs = await checked(props, rack("img-a"));
+    expect((await runtime.diff(KIND, id, props, inputs)).changes).toBe(true);
+    const restored = (await runtime.update(KIND, id, props, inputs)).outs as Record<string, unknown>;
+    expect(restored.nodeAttributes).toEqual({ sh01: {}, sh02: {}, sh03: {} });
+    expect(reportsOfOutputs(restored)).toEqual(
+      reportsOfOutputs((await runtime.read(KIND, id, restored)).props),
+    );
+    expect(reportsOfOutputs(restored).sh03?.bmc).toBe("127.0.10.73");
   });
 
   it("refreshes a state written whole into the compact form, inputs without the reports", async () => {

@@ -70,8 +70,9 @@ export class NodeSet extends ThinDynamicResource {
   /**
    * Per node, everything xCAT reports for it, inherited values included, without passwords.
    * In TypeScript each node's report whole. The state (and so a YAML, Python or Go program,
-   * whose provider returns the state's form) keeps per node only what differs from
-   * `sharedAttributes`: a node's whole report is `sharedAttributes` with its own entry over it.
+   * whose provider returns the state's form) keeps per node only what neither its row in `rows`
+   * nor `sharedAttributes` says: a node's whole report is its row, `sharedAttributes` over it,
+   * then its own entry over those, where "" means the node does not report that row value.
    */
   declare readonly nodeAttributes: pulumi.Output<Record<string, Record<string, string>>>;
   /** What every node of the set reports alike (groups, common attributes, what the groups give). */
@@ -100,7 +101,9 @@ export class NodeSet extends ThinDynamicResource {
     );
     const own = this.nodeAttributes as pulumi.Output<unknown>;
     derivedOnFirstUse(this, "nodeAttributes", () =>
-      pulumi.all([own, this.sharedAttributes]).apply(([nodes, shared]) => expandReports(nodes, shared)),
+      pulumi
+        .all([own, this.sharedAttributes, this.rows])
+        .apply(([nodes, shared, rows]) => expandReports(nodes, shared, rows)),
     );
     derivedOnFirstUse(this, "noderange", () =>
       this.rows.apply((rows) =>

@@ -80,8 +80,9 @@ export interface NodeSetInputs extends CommonInputs {
 export interface NodeSetOutputs extends NodeSetInputs {
   readonly noderange: string;
   /**
-   * Per node, what xCAT reports for it (inherited values too, passwords left out) beyond
-   * `sharedAttributes`; in a state written before those existed, every node's report whole.
+   * Per node, what xCAT reports for it (inherited values too, passwords left out) beyond its
+   * row in `rows` and `sharedAttributes` (node-set-reports.ts); in a state written before
+   * those existed, every node's report whole.
    */
   readonly nodeAttributes: NodeReports;
   /** What every node of the set reports alike; absent in a state written before it existed. */
@@ -172,7 +173,7 @@ export function outputsOf(
 ): NodeSetOutputs {
   const held = new Map<string, Record<string, string>>();
   for (const [node, values] of reported) held.set(node, publicAttributes(values));
-  const { sharedAttributes, nodeAttributes } = compactReports(Object.keys(rows).sort(), held);
+  const { sharedAttributes, nodeAttributes } = compactReports(Object.keys(rows).sort(), held, rows);
   return {
     ...inputs,
     rows,
