@@ -28,6 +28,12 @@ export interface ProviderHarness {
     kind: string,
     news: Record<string, unknown>,
   ): Promise<{ inputs?: unknown; failures?: Array<{ property: string; reason: string }> }>;
+  /**
+   * Starts the provider's process afresh, as the engine does for each command (`pulumi refresh`
+   * after an `up`): its clients go, with what they read. Within one process a read may be answered
+   * from a snapshot of the type taken a moment before a hand edit (src/client/read-batcher.ts).
+   */
+  nextEngineCommand(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -53,7 +59,8 @@ export async function providerHarness(
     "xcat:password": EMULATOR_DEFAULT_PASSWORD,
     ...extraConfig,
   };
-  configureProcess((key) => config[key]);
+  const configure = () => configureProcess((key) => config[key]);
+  configure();
   const admin = new XcatClient({ url: emulator.url, username: "root", password: EMULATOR_DEFAULT_PASSWORD });
   return {
     emulator,
@@ -66,6 +73,10 @@ export async function providerHarness(
       if (checked.failures?.length) throw new Error(`check failed: ${JSON.stringify(checked.failures)}`);
       const created = await runtime.create(kind, checked.inputs);
       return { id: created.id, outs: created.outs as Record<string, unknown> };
+    },
+    async nextEngineCommand() {
+      await resetProcessContext();
+      configure();
     },
     async close() {
       await admin.close();
