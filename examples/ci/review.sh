@@ -218,26 +218,23 @@ if [[ "$mode" == up ]]; then
   # secrets as [secret], not only which inputs changed.
   pulumi up --yes --non-interactive --diff --plan "$plan" --message "$message" "${stack_args[@]}" "${policy_args[@]}" 2>&1 |
     tee "$log" || status=${PIPESTATUS[0]}
-  if [[ "$status" -ne 0 ]] && grep -qE 'violates plan|not allowed by the plan|no plan for resource|Expected a new resource plan' "$log"; then
+  # Says why the apply stopped: $1 when the update had begun (its steps so far were applied), $2
+  # when it stopped in the engine's preview (nothing was), then what to do.
+  stopped() {
     echo >&2
-    if grep -q '^Updating (' "$log"; then
-      echo "The update stopped where it left the reviewed plan (see above): the steps before it were in the plan and were applied; nothing outside the plan was." >&2
-    else
-      echo "The reviewed plan no longer holds: the program or the cluster changed since the review (see above). Nothing was applied." >&2
-    fi
-    echo "Run the review again (review.sh preview on the current program), have it approved, and apply the new plan." >&2
+    if grep -q '^Updating (' "$log"; then echo "$1" >&2; else echo "$2" >&2; fi
+    echo "Run the review again (review.sh preview on the current program and cluster), have it approved, and apply the new plan." >&2
+  }
+  if [[ "$status" -ne 0 ]] && grep -qE 'violates plan|not allowed by the plan|no plan for resource|Expected a new resource plan' "$log"; then
+    stopped "The update stopped where it left the reviewed plan (see above): the steps before it were in the plan and were applied; nothing outside the plan was." \
+      "The reviewed plan no longer holds: the program or the cluster changed since the review (see above). Nothing was applied."
     exit 4
   fi
   if [[ "$status" -ne 0 ]] && ! grep -qiE '(^|[[:space:]])error:' "$log"; then
     # Pulumi stops a planned update without a word when the stack's outputs differ from the ones
     # the plan recorded (pulumi/pulumi#16670; see the second preview below).
-    echo >&2
-    if grep -q '^Updating (' "$log"; then
-      echo "pulumi up stopped during the update without saying why (exit $status). Pulumi does that when the stack's outputs differ from the ones the reviewed plan recorded (pulumi/pulumi#16670): the steps shown above were applied." >&2
-    else
-      echo "pulumi up stopped in its preview without saying why (exit $status). Pulumi does that when the stack's outputs differ from the ones the reviewed plan recorded (pulumi/pulumi#16670), e.g. an output that reads the cluster changed since the review. Nothing was applied." >&2
-    fi
-    echo "Run the review again (review.sh preview on the current cluster), have it approved, and apply the new plan." >&2
+    stopped "pulumi up stopped during the update without saying why (exit $status). Pulumi does that when the stack's outputs differ from the ones the reviewed plan recorded (pulumi/pulumi#16670): the steps shown above were applied." \
+      "pulumi up stopped in its preview without saying why (exit $status). Pulumi does that when the stack's outputs differ from the ones the reviewed plan recorded (pulumi/pulumi#16670), e.g. an output that reads the cluster changed since the review. Nothing was applied."
   fi
   exit "$status"
 fi
