@@ -5,8 +5,8 @@
  */
 import { resolve } from "node:path";
 
-export const VARIANTS = ["floor", "batched", "per-object", "nodeset"];
-/** The variants run when --variants is not given (nodeset is asked for by name). */
+export const VARIANTS = ["floor", "batched", "per-object", "nodeset", "nodeset-native", "nodeset-yaml"];
+/** The variants run when --variants is not given (the nodeset ones are asked for by name). */
 export const DEFAULT_VARIANTS = ["floor", "batched", "per-object"];
 /**
  * The steps of one life cycle, in the order they run. roll@dflt is the roll back at the engine's

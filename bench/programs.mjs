@@ -95,10 +95,11 @@ for (let i = 1; i <= N; i++) make("Node", nodeName(i), nodeArgs(i));
 /**
  * The same cluster as XCAT_PROGRAM's nodes, as NodeSets of BENCH_SET_SIZE nodes (default 40, a
  * rack): the same node names, groups and values (ip and bmc per node in the rows, the rest common
- * to the set), plus the same four other resources.
+ * to the set), plus the same four other resources; with pulumi-xcat's dynamic classes
+ * ("pulumi-xcat") or the native provider's (`pulumi-xcat/native`, the same inputs).
  */
-export const XCAT_NODESET_PROGRAM = `"use strict";
-const xcat = require("pulumi-xcat");
+const nodeSetProgram = (module) => `"use strict";
+const xcat = require("${module}");
 ${SHAPE}
 const SET_SIZE = Number(process.env.BENCH_SET_SIZE ?? "40");
 new xcat.Network("benchnet", { net: "10.20.0.0", mask: "255.255.0.0" });
@@ -115,3 +116,59 @@ for (let first = 1, set = 1; first <= N; first += SET_SIZE, set++) {
   new xcat.NodeSet("rack" + String(set).padStart(3, "0"), { groups: nodeArgs(first).groups, attributes: common, rows });
 }
 `;
+export const XCAT_NODESET_PROGRAM = nodeSetProgram("pulumi-xcat");
+export const XCAT_NODESET_NATIVE_PROGRAM = nodeSetProgram("pulumi-xcat/native");
+
+/**
+ * The nodeset cluster as a YAML program of the native provider (`xcat:index:NodeSet`, run by
+ * pulumi-resource-xcat), each set's per-node values in a CSV file beside it, as `pulumi-xcat import
+ * --language yaml` writes a cluster: the same node names, groups and values as
+ * XCAT_NODESET_PROGRAM's, and the same four other resources. YAML reads no environment, so the
+ * image is the stack's config value `benchImage` (the bench sets it before each step). Returns the
+ * files of the program's folder, by relative path.
+ */
+export function nodeSetYamlFiles(nodes, setSize) {
+  const host = (i) => `${Math.floor(i / 250)}.${(i % 250) + 1}`;
+  const nodeName = (i) => `bn${String(i).padStart(5, "0")}`;
+  // YAML's interpolation of the config value, not a template of ours.
+  const image = "$" + "{benchImage}";
+  const files = {};
+  const yaml = [
+    "name: bench-nodeset-yaml",
+    "runtime: yaml",
+    "config:",
+    "  benchImage:",
+    "    type: string",
+    "resources:",
+    "  benchnet:",
+    "    type: xcat:index:Network",
+    "    properties: { net: 10.20.0.0, mask: 255.255.0.0 }",
+    "  bench:",
+    "    type: xcat:index:Group",
+    "    properties: { attributes: { netboot: xnba } }",
+    "  bench-image:",
+    "    type: xcat:index:Osimage",
+    "    properties: { attributes: { imagetype: linux, osvers: rhels9.4, osarch: x86_64 } }",
+    "  benchsite:",
+    "    type: xcat:index:GlobalConfAttribute",
+    '    properties: { value: "1" }',
+  ];
+  for (let first = 1, set = 1; first <= nodes; first += setSize, set++) {
+    const rack = `rack${String(set).padStart(3, "0")}`;
+    const csv = ["node,ip,bmc"];
+    for (let i = first; i < Math.min(first + setSize, nodes + 1); i++)
+      csv.push(`${nodeName(i)},10.20.${host(i)},10.21.${host(i)}`);
+    files[`inventory/${rack}.csv`] = `${csv.join("\n")}\n`;
+    yaml.push(
+      `  ${rack}:`,
+      "    type: xcat:index:NodeSet",
+      "    properties:",
+      "      groups: [bench, all]",
+      `      attributes: { mgt: ipmi, arch: x86_64, provmethod: "${image}" }`,
+      "      csv:",
+      `        fn::readFile: ./inventory/${rack}.csv`,
+    );
+  }
+  files["Pulumi.yaml"] = `${yaml.join("\n")}\n`;
+  return files;
+}

@@ -17,7 +17,14 @@
  *   batched     pulumi-xcat as shipped (reads, deletes and equal updates merged);
  *   nodeset     (asked for by name) the same nodes as NodeSets of 40 (issue #38; its bars: preview
  *               <= 15 s at the engine's default parallelism, refresh <= 20 requests, a roll and
- *               destroy <= 1 request per set, the provider process under 1 GB);
+ *               destroy <= 1 request per set, the provider process under 1 GB), a TypeScript
+ *               program (written as JavaScript) on the dynamic provider;
+ *   nodeset-native (asked for by name) the nodeset program on the native provider's classes
+ *               (`pulumi-xcat/native`, run by pulumi-resource-xcat); the same bars;
+ *   nodeset-yaml (asked for by name) the same NodeSets as a YAML program of the native provider,
+ *               each set's ip and bmc in a CSV file (inventory/rackNNN.csv, read with
+ *               fn::readFile), as `pulumi-xcat import --language yaml` writes a cluster; the same
+ *               bars;
  *   per-object  pulumi-xcat with XCAT_BATCHING=0: one request per read, delete and update, and a
  *               read-back GET after every create and update (what was measured on a real
  *               management node in issue #11).
@@ -49,9 +56,11 @@
  *                           users run it; issue #25); a number is passed as --parallel P (a
  *                           merged delete or update holds at most the steps under way, and at
  *                           most 100 nodes, docs/large-stacks.md)
- *   --variants LIST         comma list of floor,batched,per-object,nodeset (default the first
- *                           three); nodeset is the same cluster as NodeSets of --set-size nodes
- *   --set-size S            nodes per NodeSet of the nodeset variant (default 40, a rack)
+ *   --variants LIST         comma list of floor,batched,per-object,nodeset,nodeset-native,
+ *                           nodeset-yaml (default
+ *                           the first three); the nodeset variants are the same cluster as
+ *                           NodeSets of --set-size nodes
+ *   --set-size S            nodes per NodeSet of the nodeset variants (default 40, a rack)
  *   --per-object-nodes M    nodes of the per-object variant (default 200 under the cost model, else N)
  *   --rounds R              whole life cycles; the table shows the median (default 1 under the
  *                           cost model, 3 without)
@@ -139,7 +148,14 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { barResult, notWaitedNote, secondsField, wallCell } from "../bench/not-waited.mjs";
 import { parseArgs } from "../bench/options.mjs";
-import { FLOOR_PROGRAM, XCAT_NODES_PROGRAM, XCAT_NODESET_PROGRAM, XCAT_PROGRAM } from "../bench/programs.mjs";
+import {
+  FLOOR_PROGRAM,
+  nodeSetYamlFiles,
+  XCAT_NODES_PROGRAM,
+  XCAT_NODESET_NATIVE_PROGRAM,
+  XCAT_NODESET_PROGRAM,
+  XCAT_PROGRAM,
+} from "../bench/programs.mjs";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
@@ -194,7 +210,9 @@ async function providerPids(rootPid) {
       try {
         // The plugin's wrapper first runs `node -e "require.resolve(...)"`; skip that one.
         const cmdline = await readFile(`/proc/${pid}/cmdline`, "utf8");
-        if (cmdline.includes("dynamic-provider") && !cmdline.includes("require.resolve")) found.push(pid);
+        // The dynamic-provider host (TypeScript programs) or the native provider (YAML).
+        const provider = cmdline.includes("dynamic-provider") || cmdline.includes("pulumi-resource-xcat");
+        if (provider && !cmdline.includes("require.resolve")) found.push(pid);
       } catch {}
       break;
     }
@@ -246,28 +264,38 @@ function watchProvider(rootPid) {
   };
 }
 
-/** Copies a program into a workspace with an isolated PULUMI_HOME, file backend and stack. */
+/**
+ * Copies a program into a workspace with an isolated PULUMI_HOME, file backend and stack. The
+ * program is JavaScript text, or (YAML) the files of its folder by relative path.
+ */
 async function createWorkspace(root, name, programText, env) {
   const dir = join(root, name);
   const program = join(dir, "program");
   await mkdir(join(program, "node_modules", "@pulumi"), { recursive: true });
   await mkdir(join(dir, "home"), { recursive: true });
   await mkdir(join(dir, "state"), { recursive: true });
-  await writeFile(
-    join(program, "Pulumi.yaml"),
-    `name: bench-${name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\n`,
-  );
-  await writeFile(
-    join(program, "package.json"),
-    `{"name":"bench-${name}","private":true,"main":"index.js"}\n`,
-  );
-  await writeFile(join(program, "index.js"), programText);
-  // The program resolves this checkout (built dist/) and its @pulumi/pulumi, as an install would.
-  await symlink(
-    join(repoRoot, "node_modules", "@pulumi", "pulumi"),
-    join(program, "node_modules", "@pulumi", "pulumi"),
-  );
-  await symlink(repoRoot, join(program, "node_modules", "pulumi-xcat"));
+  if (typeof programText === "string") {
+    await writeFile(
+      join(program, "Pulumi.yaml"),
+      `name: bench-${name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\n`,
+    );
+    await writeFile(
+      join(program, "package.json"),
+      `{"name":"bench-${name}","private":true,"main":"index.js"}\n`,
+    );
+    await writeFile(join(program, "index.js"), programText);
+    // The program resolves this checkout (built dist/) and its @pulumi/pulumi, as an install would.
+    await symlink(
+      join(repoRoot, "node_modules", "@pulumi", "pulumi"),
+      join(program, "node_modules", "@pulumi", "pulumi"),
+    );
+    await symlink(repoRoot, join(program, "node_modules", "pulumi-xcat"));
+  } else {
+    for (const [path, text] of Object.entries(programText)) {
+      await mkdir(dirname(join(program, path)), { recursive: true });
+      await writeFile(join(program, path), text);
+    }
+  }
   const workspace = {
     name,
     dir,
@@ -405,8 +433,26 @@ async function startRecordingProxy(targetUrl) {
   };
 }
 
-/** The program a pulumi-xcat variant runs: Node resources, or NodeSets of --set-size nodes. */
-const programOf = (variant) => (variant === "nodeset" ? XCAT_NODESET_PROGRAM : XCAT_PROGRAM);
+/**
+ * The program a pulumi-xcat variant runs: Node resources, or NodeSets of --set-size nodes (in
+ * JavaScript, or in YAML with CSV inventories).
+ */
+const programOf = (variant, options) =>
+  ({
+    nodeset: XCAT_NODESET_PROGRAM,
+    "nodeset-native": XCAT_NODESET_NATIVE_PROGRAM,
+    "nodeset-yaml": nodeSetYamlFiles(options.nodes, options.setSize),
+  })[variant] ?? XCAT_PROGRAM;
+/** The NodeSet variants, whose bars are issue #38's. */
+const NODESET_VARIANTS = ["nodeset", "nodeset-native", "nodeset-yaml"];
+/**
+ * A variant's programs on the native provider find pulumi-resource-xcat on PATH, where `npm
+ * install` puts a package's bins (the dynamic classes need no plugin).
+ */
+const pathFor = (variant) =>
+  variant === "nodeset-native" || variant === "nodeset-yaml"
+    ? { PATH: `${join(repoRoot, "node_modules", ".bin")}:${process.env.PATH ?? ""}` }
+    : {};
 
 const skipPreview = ["--yes", "--skip-preview"];
 /** The operations of one life cycle; `parallel: false` runs at the engine's default. */
@@ -547,7 +593,7 @@ async function main() {
           nodes,
           counter: recorder,
           proxy: recorder,
-          workspace: await createWorkspace(root, id, programOf(id), {
+          workspace: await createWorkspace(root, id, programOf(id, options), {
             ...common,
             BENCH_NODES: String(nodes),
             BENCH_SET_SIZE: String(options.setSize),
@@ -556,6 +602,7 @@ async function main() {
             XCAT_PASSWORD: process.env.XCAT_E2E_PASSWORD,
             ...(process.env.XCAT_E2E_CA_CERT ? { XCAT_CA_CERT: process.env.XCAT_E2E_CA_CERT } : {}),
             XCAT_BATCHING: id === "per-object" ? "0" : "1",
+            ...pathFor(id),
           }),
         });
         continue;
@@ -570,7 +617,7 @@ async function main() {
       // Under the cost model requests are few and slow: a recording proxy (~1 ms a request) shows
       // how many nodes each merged write held.
       const proxy =
-        xcatModel && (id === "batched" || id === "nodeset")
+        xcatModel && (id === "batched" || NODESET_VARIANTS.includes(id))
           ? await startRecordingProxy(emulator.url)
           : undefined;
       if (proxy) closers.push(proxy.close);
@@ -582,6 +629,7 @@ async function main() {
         XCAT_USERNAME: "root",
         XCAT_PASSWORD: EMULATOR_DEFAULT_PASSWORD,
         XCAT_BATCHING: id === "per-object" ? "0" : "1",
+        ...pathFor(id),
       };
       variants.push({
         id,
@@ -589,7 +637,7 @@ async function main() {
         emulator,
         counter: emulator,
         proxy,
-        workspace: await createWorkspace(root, id, programOf(id), env),
+        workspace: await createWorkspace(root, id, programOf(id, options), env),
       });
     }
 
@@ -612,6 +660,9 @@ async function main() {
             operation.parallel === false || options.parallel === "default"
               ? []
               : ["--parallel", String(options.parallel)];
+          // YAML reads no environment: its image is the stack's config, set before the timing.
+          if (variant.id === "nodeset-yaml")
+            await pulumi(variant.workspace, ["config", "set", "benchImage", operation.image]);
           log(
             `round ${round} ${operation.id} ${variant.id} (${variant.nodes} nodes): started, load ${load()}`,
           );
@@ -811,10 +862,11 @@ async function main() {
       });
     }
     const routeCount = (result, route) => result?.routes?.[route] ?? 0;
-    // Issue #38's bars, for the NodeSet variant at the engine's default parallelism.
+    // Issue #38's bars, for each NodeSet variant at the engine's default parallelism.
     const sets = Math.ceil(options.nodes / options.setSize);
-    if (OPERATIONS.some((op) => get("nodeset", op.id))) {
-      const nodeset = (op) => get("nodeset", op);
+    for (const variantId of NODESET_VARIANTS) {
+      if (!OPERATIONS.some((op) => get(variantId, op.id))) continue;
+      const nodeset = (op) => get(variantId, op);
       const defaultParallel = options.parallel === "default";
       const nodesetBars = [
         ...(defaultParallel && nodeset("preview")
@@ -863,8 +915,8 @@ async function main() {
         if (b.value === undefined) continue;
         const notWaited = nodeset(b.op)?.notWaited === true;
         bars.push({
-          op: `nodeset ${b.op}`,
-          text: `#38 (nodeset, ${sets} sets of ${options.setSize}): ${b.text}`,
+          op: `${variantId} ${b.op}`,
+          text: `#38 (${variantId}, ${sets} sets of ${options.setSize}): ${b.text}`,
           measured:
             b.onWall && notWaited
               ? "not waited"
