@@ -2,7 +2,9 @@
  * `pulumi-xcat import --backend confluent` through the real engine (issue #36 item 9): a Confluent
  * emulator holding racks of nodes (BMC credentials and an address expression on `compute`, the
  * rack on each rack group) plus a hand-made login node with values and a secret of its own, read
- * into TypeScript and into YAML for the native provider. Each program's Pulumi.yaml sets
+ * into TypeScript (a Node per node, and with `--grain set` a NodeSet per rack) and into YAML for
+ * the native provider (a NodeSet per rack, YAML's default; issue #38 item 5). Each program's
+ * Pulumi.yaml sets
  * `xcat:backend confluent` itself (the test never does), holds no secret, and its first `up`
  * sends not one write request to Confluent (counted at the emulator); the next
  * `preview --refresh --expect-no-changes` passes.
@@ -104,12 +106,12 @@ const pathWithoutPlugin = () =>
     .filter((dir) => dir !== "" && !existsSync(join(dir, "pulumi-resource-xcat")))
     .join(":");
 
-async function importInto(language: "typescript" | "yaml"): Promise<string> {
+async function importInto(language: "typescript" | "yaml", extra: readonly string[] = []): Promise<string> {
   const out = await mkdtemp(join(inject("e2eSandbox"), `confluent-import-${language}-`));
   process.env.XCAT_PASSWORD = PASSWORD;
   try {
     const argv = ["--backend", "confluent", "--url", confluent.url, "--username", USERNAME, "--out", out];
-    expect(await importCluster([...argv, "--language", language])).toBe(0);
+    expect(await importCluster([...argv, "--language", language, ...extra])).toBe(0);
   } finally {
     delete process.env.XCAT_PASSWORD;
   }
@@ -216,13 +218,25 @@ describe("pulumi-xcat import of a Confluent server", () => {
     for (const secret of Object.values(SECRETS)) expect(text).not.toContain(secret);
   });
 
-  it("YAML for the native provider: the same, a first up without a write", async () => {
+  it("YAML for the native provider: a NodeSet per rack from CSV, the same, a first up without a write", async () => {
     const out = await importInto("yaml");
     const program = readFileSync(join(out, "Pulumi.yaml"), "utf8");
     expect(program).toContain("runtime: yaml");
     expect(program).toContain("  xcat:backend:\n    value: confluent\n");
     for (const secret of [...Object.values(SECRETS), PASSWORD]) expect(program).not.toContain(secret);
     expect(program).toContain(`fn::secret: \${compute-bmcpassword}`);
+    // Each rack a NodeSet, its nodes' own values (BMC, MAC, unit) in its CSV; the login node, whose
+    // BMC password of its own comes from config, a Node.
+    expect(program.match(/type: xcat:index:NodeSet/g)).toHaveLength(RACKS);
+    expect(program).toContain('csv: { "fn::readFile": ./inventory/rack02.csv }');
+    expect(program).toMatch(/ {2}login01:\n {4}type: xcat:index:Node\n/);
+    expect(readFileSync(join(out, "inventory", "rack02.csv"), "utf8")).toBe(
+      "node,bmc,mac,unit\n" +
+        computeNodes
+          .filter(({ r }) => r === 2)
+          .map(({ name, r, n }) => `${name},10.1.${r}.${n},52:54:00:${hex(r)}:00:${hex(n)},${n}\n`)
+          .join(""),
+    );
 
     const sandbox = inject("e2eSandbox");
     const workspace = await PulumiWorkspace.create({
@@ -245,5 +259,25 @@ describe("pulumi-xcat import of a Confluent server", () => {
     expect(writes().slice(before)).toEqual([]);
     const { text } = await workspace.exportState();
     for (const secret of Object.values(SECRETS)) expect(text).not.toContain(secret);
+  });
+
+  it("TypeScript with --grain set: a NodeSet per rack, a first up without a write, no change after", async () => {
+    const out = await importInto("typescript", ["--grain", "set"]);
+    const program = readFileSync(join(out, "index.ts"), "utf8");
+    expect(program.match(/new xcat\.NodeSet\(/g)).toHaveLength(RACKS);
+    expect(program).toContain('readFileSync("inventory/rack01.csv", "utf8")');
+    expect(program).toMatch(/new xcat\.Node\(\s*"login01",/);
+    for (const secret of [...Object.values(SECRETS), PASSWORD]) expect(program).not.toContain(secret);
+
+    const workspace = await PulumiWorkspace.create({ programDir: out, sandboxDir: inject("e2eSandbox") });
+    workspaces.push(workspace);
+    await configure(workspace);
+    const before = writes().length;
+    const changes = await workspace.up();
+    expect(changes.create).toBe(1 + 4 + RACKS + 1); // the stack; 4 groups; a set per rack; login01
+    expect(writes().slice(before)).toEqual([]);
+    const preview = await workspace.preview(["--refresh", "--expect-no-changes"]);
+    expect(Object.keys(preview.changeSummary)).toEqual(["same"]);
+    expect(writes().slice(before)).toEqual([]);
   });
 });

@@ -6,7 +6,8 @@
  * writes one program with a provider (YAML) or connection (TypeScript) per server. The
  * TypeScript import takes `--grain set` (issue #38 item 5: the messy cluster of
  * support/messy-cluster.ts on mn1 as NodeSets, its CSVs in inventory/mn1/), the YAML one
- * its default, set, for the xCAT servers. One stack per language: its first `up` sends no
+ * its default, set, for every server (Confluent's racks too, in inventory/confluent/). One stack
+ * per language: its first `up` sends no
  * write to any of the three servers (counted per server at each emulator), and the next
  * `pulumi preview --expect-no-changes` passes.
  *
@@ -211,26 +212,37 @@ describe("pulumi-xcat import of two xCAT management nodes and a Confluent server
     expect(program).toMatch(
       / {2}login01-hall2:\n {4}type: xcat:index:Node\n {4}properties:\n {6}name: login01\n/,
     );
-    // mn1's r02n03 is a Node (outside its rack's groups), as Confluent's is; the r01n01 of mn1 and
-    // hall2 are rows of NodeSets, so Confluent's Node r01n01 shares its resource name with nothing.
-    expect(program).toMatch(/ {2}r02n03-mn1:\n {4}type: xcat:index:Node\n/);
-    expect(program).toMatch(/ {2}r02n03-confluent:\n {4}type: xcat:index:Node\n/);
-    expect(program).toMatch(/ {2}r01n01:\n {4}type: xcat:index:Node\n/);
+    // mn1's r02n03 is a Node (outside its rack's groups); Confluent's r02n03 and the r01n01 of all
+    // three are rows of NodeSets, so it shares its resource name with nothing.
+    expect(program).toMatch(/ {2}r02n03:\n {4}type: xcat:index:Node\n/);
+    expect(program).not.toMatch(/ {2}r01n01(-\w+)?:\n/);
     expect(program).toContain("  site-domain-mn1:\n");
     expect(program).toContain("  site-domain-hall2:\n");
     // The same node's BMC password on two servers: two config keys, each a secret.
     expect(program).toContain("fn::secret: ${hall2-login01-bmcpassword}");
     expect(program).toContain("fn::secret: ${confluent-login01-bmcpassword}");
-    // NodeSets per xCAT server, a set never spanning servers, their CSVs apart; Confluent's nodes Nodes.
+    // NodeSets per server, a set never spanning servers, their CSVs apart.
     expect(
       Object.keys(yaml)
         .filter((path) => path.startsWith("inventory/"))
         .sort(),
-    ).toEqual(["inventory/hall2/rack01.csv", "inventory/mn1/rack01.csv", "inventory/mn1/rack02.csv"]);
+    ).toEqual([
+      "inventory/confluent/rack01.csv",
+      "inventory/confluent/rack02.csv",
+      "inventory/hall2/rack01.csv",
+      "inventory/mn1/rack01.csv",
+      "inventory/mn1/rack02.csv",
+    ]);
     expect(program).toMatch(/ {2}rack01-nodes-mn1:\n {4}type: xcat:index:NodeSet\n/);
     expect(program).toMatch(/ {2}rack01-nodes-hall2:\n {4}type: xcat:index:NodeSet\n/);
-    for (const block of blocks.filter((text) => text.includes('provider: "${confluent}"')))
-      expect(block).not.toContain("type: xcat:index:NodeSet");
+    const confluentSets = blocks.filter(
+      (text) => text.includes('provider: "${confluent}"') && text.includes("type: xcat:index:NodeSet"),
+    );
+    expect(confluentSets.map((text) => text.split(":")[0]?.trim())).toEqual([
+      "rack01-nodes-confluent",
+      "rack02-nodes-confluent",
+    ]);
+    expect(yaml["inventory/confluent/rack02.csv"]).toMatch(/^node,bmc,mac,unit\nr02n01,/);
     for (const text of Object.values(yaml)) {
       for (const secret of [...Object.values(PASSWORDS), ...Object.values(LOGIN_BMC), CONFLUENT_RACK_BMC])
         expect(text).not.toContain(secret);
@@ -248,8 +260,9 @@ describe("pulumi-xcat import of two xCAT management nodes and a Confluent server
     for (const statement of statements) expect(statement).toMatch(/connection: (mn1|hall2|confluent)\b/);
     expect(index).toContain('readFileSync("inventory/mn1/rack01.csv", "utf8")');
     expect(index).toMatch(/new xcat\.Group\(\s*"compute-hall2",\s*\{ name: "compute",/);
-    // Confluent's racks are a loop of Nodes: their shared names suffixed, the node keeping its own.
-    expect(index).toContain('      name + "-confluent",\n      {\n        name,\n');
+    // Confluent's racks are NodeSets too, their shared names suffixed.
+    expect(index).toMatch(/new xcat\.NodeSet\(\s*"rack02-nodes-confluent",/);
+    expect(index).toContain('readFileSync("inventory/confluent/rack02.csv", "utf8")');
     expect(typescript["Pulumi.yaml"]).not.toContain("xcat:backend");
     for (const text of Object.values(typescript)) {
       for (const secret of [...Object.values(PASSWORDS), ...Object.values(LOGIN_BMC), CONFLUENT_RACK_BMC])
@@ -266,7 +279,7 @@ describe("pulumi-xcat import of two xCAT management nodes and a Confluent server
       `pulumi-xcat import: hall2: ${hall2.url} (xcat), provider hall2, 1 NodeSets with their CSVs in inventory/hall2/`,
     );
     expect(yaml).toContain(
-      `pulumi-xcat import: confluent: ${confluent.url} (confluent), provider confluent\n`,
+      `pulumi-xcat import: confluent: ${confluent.url} (confluent), provider confluent, 2 NodeSets with their CSVs in inventory/confluent/\n`,
     );
     expect(yaml).toMatch(
       /names on more than one server, each given -<server> in its resource name: [^\n]*\bcompute\b[^\n]*\blogin01\b/,
@@ -304,14 +317,11 @@ describe("pulumi-xcat import of two xCAT management nodes and a Confluent server
 
   it("TypeScript with --grain set (the messy cluster as NodeSets): the first up sends no write to any of the three, the next preview has no changes", async () => {
     const index = await readFile(join(typescriptOut, "index.ts"), "utf8");
-    // mn1's racks are NodeSets, the node outside its rack's groups a Node of its own.
+    // mn1's racks are NodeSets, the node outside its rack's groups a Node of its own (Confluent's
+    // node of that name is a row of its rack's set, so the name needs no suffix).
     expect(index).toMatch(/new xcat\.NodeSet\(\s*"rack01-nodes-mn1",/);
-    expect(index).toMatch(/new xcat\.NodeSet\(\s*"rack02-nodes",/);
-    expect(index).toMatch(
-      new RegExp(
-        `new xcat\\.Node\\(\\s*"${MESSY.undefinedGroup.node}-mn1",\\s*\\{\\s*name: "${MESSY.undefinedGroup.node}",`,
-      ),
-    );
+    expect(index).toMatch(/new xcat\.NodeSet\(\s*"rack02-nodes-mn1",/);
+    expect(index).toMatch(new RegExp(`new xcat\\.Node\\(\\s*"${MESSY.undefinedGroup.node}",`));
     const workspace = await PulumiWorkspace.create({ programDir: typescriptOut, sandboxDir: sandbox });
     workspaces.push(workspace);
     // The engine runs it transpile-only; a user's `pulumi up` type-checks it: one declaration of

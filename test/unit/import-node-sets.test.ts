@@ -146,18 +146,18 @@ function cluster(): ImportedCluster {
 describe("the programs an import with --grain set writes", () => {
   const sets = asNodeSets(cluster());
 
-  it("takes --grain, set by default for yaml, node for typescript and Confluent", () => {
+  it("takes --grain, set by default for yaml (xCAT or Confluent), node for typescript", () => {
     expect(parseImportArgs(["--out", "x", "--language", "yaml"], {})).toMatchObject({ grain: "set" });
     expect(parseImportArgs(["--out", "x"], {})).toMatchObject({ grain: "node" });
     expect(parseImportArgs(["--out", "x", "--grain", "set"], {})).toMatchObject({ grain: "set" });
     expect(
       parseImportArgs(["--out", "x", "--language", "yaml"], { XCAT_BACKEND: "confluent" }),
-    ).toMatchObject({ grain: "node" });
+    ).toMatchObject({ grain: "set" });
+    expect(parseImportArgs(["--out", "x", "--grain", "set", "--backend", "confluent"], {})).toMatchObject({
+      grain: "set",
+    });
     expect(() => parseImportArgs(["--out", "x", "--grain", "rack"], {})).toThrow(
       "--grain: 'rack' is not one of node, set",
-    );
-    expect(() => parseImportArgs(["--out", "x", "--grain", "set", "--backend", "confluent"], {})).toThrow(
-      "pulumi-xcat import does not write NodeSets from a Confluent server yet",
     );
   });
 

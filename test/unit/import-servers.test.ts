@@ -139,11 +139,6 @@ describe("pulumi-xcat import with several --url", () => {
     expect(() => parseImportArgs(["--out", "x", "--url", "https://a", "--name", "1st hall"], {})).toThrow(
       "--name: '1st hall' must start with a letter and hold only letters and digits",
     );
-    expect(() =>
-      parseImportArgs(["--out", "x", "--grain", "set", "--url", "https://cf", "--backend", "confluent"], {}),
-    ).toThrow(
-      "--grain set: pulumi-xcat import does not write NodeSets from a Confluent server yet (issue #38); use --grain node",
-    );
   });
 
   it("suffixes only the names more than one server takes", () => {

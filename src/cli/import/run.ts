@@ -101,9 +101,8 @@ Scope:
                           YAML program for the native provider pulumi-resource-xcat)
   --grain GRAIN           node: one Node resource per node; set: one NodeSet per rack,
                           each node's own values in inventory/<rack>.csv beside the
-                          program (default: set for yaml, node for typescript; xcat only:
-                          with several servers a Confluent server's nodes stay Nodes, and
-                          each server's CSVs go to inventory/<name>/)
+                          program (default: set for yaml, node for typescript; with
+                          several servers each server's CSVs go to inventory/<name>/)
   --package-spec SPEC     how package.json (or, for yaml, the plugin install line) names
                           pulumi-xcat (default: this package's
                           directory, as file:, since pulumi-xcat is not published)
@@ -241,13 +240,8 @@ export function parseImportArgs(argv: readonly string[], env: NodeJS.ProcessEnv)
   const servers = importServers(env, shared, given);
   const merged = (servers[0] as ImportServer).env;
   const language = parsed.language ?? "typescript";
-  const confluentOnly = servers.every((server) => server.env.XCAT_BACKEND === "confluent");
   // YAML has no loops: a NodeSet per rack keeps the program short. TypeScript writes racks as loops.
-  const grain = parsed.grain ?? (language === "yaml" && !confluentOnly ? "set" : "node");
-  if (grain === "set" && confluentOnly)
-    throw new Error(
-      "--grain set: pulumi-xcat import does not write NodeSets from a Confluent server yet (issue #38); use --grain node",
-    );
+  const grain = parsed.grain ?? (language === "yaml" ? "set" : "node");
   return {
     out: parsed.out,
     env: merged,
@@ -369,9 +363,10 @@ async function runConfluent(args: ImportArgs, settings: ProviderSettings, starte
     "Confluent takes a user and password: give --username and --password-file (or XCAT_PASSWORD)",
     progress,
   );
-  const program = args.language === "yaml" ? renderYamlProgram(cluster) : renderProgram(cluster);
+  const grained = args.grain === "set" ? asNodeSets(cluster) : cluster;
+  const program = args.language === "yaml" ? renderYamlProgram(grained) : renderProgram(grained);
   mkdirSync(args.out, { recursive: true });
-  writeProject(args, confluentImportConnection(connection), program, cluster, left, []);
+  writeProject(args, confluentImportConnection(connection), program, grained, left, []);
   for (const item of left) progress(`left out: ${item}`);
   progress(`wrote ${args.out} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return 0;
@@ -422,7 +417,7 @@ interface ServerRead extends ReadResult {
 
 /**
  * The import of several servers into one program (issue #36 item 3): each is read as an import
- * of it alone would read it (xCAT or Confluent, the grain per server: Confluent takes no NodeSet),
+ * of it alone would read it (xCAT or Confluent, racks as NodeSets with --grain set for each),
  * then one program is written with one provider or connection per server (server-scope.ts).
  */
 async function runServers(args: ImportArgs, started: number): Promise<number> {
@@ -476,9 +471,13 @@ async function readServer(args: ImportArgs, server: ImportServer): Promise<Serve
       `server ${server.name} (${connection.url}): Confluent takes a user and password: give --username and --password-file after its --url`,
       say,
     );
-    if (args.grain === "set")
-      left.push("NodeSets: the import writes a Confluent server's nodes as Nodes (not yet as NodeSets)");
-    return { server, cluster, left, findings: [], connection: confluentImportConnection(connection) };
+    return {
+      server,
+      cluster: args.grain === "set" ? asNodeSets(cluster) : cluster,
+      left,
+      findings: [],
+      connection: confluentImportConnection(connection),
+    };
   }
   const client = new XcatClient(clientOptionsFor(connection, settings));
   try {
