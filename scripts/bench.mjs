@@ -437,12 +437,18 @@ async function startRecordingProxy(targetUrl) {
  * The program a pulumi-xcat variant runs: Node resources, or NodeSets of --set-size nodes (in
  * JavaScript, or in YAML with CSV inventories).
  */
-const programOf = (variant, options) =>
-  ({
-    nodeset: XCAT_NODESET_PROGRAM,
-    "nodeset-native": XCAT_NODESET_NATIVE_PROGRAM,
-    "nodeset-yaml": nodeSetYamlFiles(options.nodes, options.setSize),
-  })[variant] ?? XCAT_PROGRAM;
+function programOf(variant, options) {
+  switch (variant) {
+    case "nodeset":
+      return XCAT_NODESET_PROGRAM;
+    case "nodeset-native":
+      return XCAT_NODESET_NATIVE_PROGRAM;
+    case "nodeset-yaml":
+      return nodeSetYamlFiles(options.nodes, options.setSize);
+    default:
+      return XCAT_PROGRAM;
+  }
+}
 /** The NodeSet variants, whose bars are issue #38's. */
 const NODESET_VARIANTS = ["nodeset", "nodeset-native", "nodeset-yaml"];
 /**
