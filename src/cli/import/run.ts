@@ -326,7 +326,7 @@ export async function run(argv: readonly string[]): Promise<number> {
   try {
     const read = await readCluster(client, args);
     const { left, findings } = read;
-    const cluster = args.grain === "set" ? asNodeSets(read.cluster) : read.cluster;
+    const cluster = inGrain(args, read.cluster);
     const program = args.language === "yaml" ? renderYamlProgram(cluster) : renderProgram(cluster);
     mkdirSync(args.out, { recursive: true });
     const connection = settings.connection;
@@ -363,7 +363,7 @@ async function runConfluent(args: ImportArgs, settings: ProviderSettings, starte
     "Confluent takes a user and password: give --username and --password-file (or XCAT_PASSWORD)",
     progress,
   );
-  const grained = args.grain === "set" ? asNodeSets(cluster) : cluster;
+  const grained = inGrain(args, cluster);
   const program = args.language === "yaml" ? renderYamlProgram(grained) : renderProgram(grained);
   mkdirSync(args.out, { recursive: true });
   writeProject(args, confluentImportConnection(connection), program, grained, left, []);
@@ -473,7 +473,7 @@ async function readServer(args: ImportArgs, server: ImportServer): Promise<Serve
     );
     return {
       server,
-      cluster: args.grain === "set" ? asNodeSets(cluster) : cluster,
+      cluster: inGrain(args, cluster),
       left,
       findings: [],
       connection: confluentImportConnection(connection),
@@ -485,7 +485,7 @@ async function readServer(args: ImportArgs, server: ImportServer): Promise<Serve
     return {
       ...read,
       server,
-      cluster: args.grain === "set" ? asNodeSets(read.cluster) : read.cluster,
+      cluster: inGrain(args, read.cluster),
       connection: {
         url: connection.url,
         username: connection.username,
@@ -497,6 +497,11 @@ async function readServer(args: ImportArgs, server: ImportServer): Promise<Serve
   } finally {
     await client.close();
   }
+}
+
+/** The cluster in the grain the import writes (`--grain`): as read, or its racks as NodeSets. */
+function inGrain(args: Pick<ImportArgs, "grain">, cluster: ImportedCluster): ImportedCluster {
+  return args.grain === "set" ? asNodeSets(cluster) : cluster;
 }
 
 /**
