@@ -82,6 +82,7 @@ export PULUMI_BACKEND_URL="s3://pulumi-state?endpoint=http://127.0.0.1:$s3_port&
 
 # --- the management node: an emulator both jobs reach (XCAT_URL as a CI secret would give) -------
 emulator_log="$work/emulator.log"
+: >"$emulator_log" # made before the background job opens it: the loop below may read first
 node dist/emulator/cli.js --port 0 --password scripted-s3-check --boot-seconds "${BOOT_SECONDS:-8}" >"$emulator_log" 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do

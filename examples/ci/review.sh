@@ -86,6 +86,9 @@ if [[ -z "${XCAT_URL:-}" ]]; then
   # stack URL that names another one (src/provider/stack-server.ts).
   port_file="$review_dir/xcat-emulator.port"
   port="$(cat "$port_file" 2>/dev/null || echo 0)"
+  # Emptied here, not only by the redirection below: that one is opened by the background job,
+  # which may run after the first read of the loop below (no file yet, or the last call's URL).
+  : >"$log"
   xcat-emulator --port "$port" --data "$review_dir/xcat-emulator.sqlite" \
     --boot-seconds "${XCAT_EMULATOR_BOOT_SECONDS:-5}" >"$log" 2>&1 &
   emulator_pid=$!
