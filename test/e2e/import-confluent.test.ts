@@ -21,12 +21,14 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { run as importCluster } from "../../src/cli/import/run";
 import { ConfluentClient } from "../../src/client/confluent";
 import { type RunningConfluentEmulator, startConfluentEmulator } from "../../src/confluent-emulator";
+import { realConfluent } from "../client/support/confluent-target";
 import { PulumiWorkspace } from "./support/pulumi-workspace";
 import { type RecordingProxy, startRecordingProxy } from "./support/recording-proxy";
 
-const REAL_URL = process.env.CONFLUENT_E2E_URL?.trim() || undefined;
-const USERNAME = REAL_URL ? (process.env.CONFLUENT_E2E_USERNAME ?? "") : "root";
-const PASSWORD = REAL_URL ? (process.env.CONFLUENT_E2E_PASSWORD ?? "") : "confluent-import-e2e";
+const REAL = realConfluent();
+const REAL_URL = REAL?.url;
+const USERNAME = REAL?.username ?? "root";
+const PASSWORD = REAL?.password ?? "confluent-import-e2e";
 /** The seed's group secrets (src/confluent-emulator/seed-cluster.ts) and the login node's own. */
 const SECRETS: Record<string, string> = {
   "compute-bmcpassword": "rack-bmc-secret",

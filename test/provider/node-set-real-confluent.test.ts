@@ -17,15 +17,16 @@ import { ConfluentClient } from "../../src/client/confluent";
 import { reportsOfOutputs } from "../../src/provider/node-set-reports";
 import { configureProcess, resetProcessContext } from "../../src/provider/process-context";
 import * as runtime from "../../src/provider/runtime";
+import { realConfluent } from "../client/support/confluent-target";
 import { type RecordingProxy, recordingProxy } from "./confluent-harness";
 
 const KIND = "xcat:NodeSet";
-const url = process.env.CONFLUENT_E2E_URL?.trim() || undefined;
-const username = process.env.CONFLUENT_E2E_USERNAME ?? "";
-const password = process.env.CONFLUENT_E2E_PASSWORD ?? "";
+const real = realConfluent();
 const pad = (n: number) => String(n).padStart(2, "0");
 const node = (n: number) => `cfr1n${pad(n)}`;
 const GROUPS = ["cfrrack1", "cfrcompute"];
+/** The first five nodes as a noderange in a request's path. */
+const FIRST_FIVE = [1, 2, 3, 4, 5].map(node).join(",");
 
 /** The rack's inventory: node,ip,mac,bmc for nodes 1..count but `skip`. */
 function csv(count: number, skip: readonly number[] = []): string {
@@ -40,7 +41,7 @@ const rack = (inventory: string, usercomment = "rack one") => ({
   csv: inventory,
 });
 
-describe.skipIf(!url)("a NodeSet on a real Confluent", () => {
+describe.skipIf(!real)("a NodeSet on a real Confluent", () => {
   let proxy: RecordingProxy;
   let admin: ConfluentClient;
   let id = "";
@@ -63,8 +64,9 @@ describe.skipIf(!url)("a NodeSet on a real Confluent", () => {
   };
 
   beforeAll(async () => {
-    proxy = await recordingProxy(url as string);
-    admin = new ConfluentClient({ url: url as string, username, password });
+    const { url, username, password } = real as NonNullable<typeof real>;
+    proxy = await recordingProxy(url);
+    admin = new ConfluentClient({ url, username, password });
     const left = await ours();
     if (left.length > 0) throw new Error(`${url} already holds ${left.join(",")}: remove them first`);
     await resetProcessContext();
@@ -78,7 +80,7 @@ describe.skipIf(!url)("a NodeSet on a real Confluent", () => {
   });
 
   afterAll(async () => {
-    for (const name of (await ours().catch(() => [])) ?? []) await admin.nodes.delete(name).catch(() => {});
+    for (const name of await ours().catch(() => [])) await admin.nodes.delete(name).catch(() => {});
     for (const group of GROUPS) await admin.groups.delete(group).catch(() => {});
     await admin?.close();
     await resetProcessContext();
@@ -112,9 +114,7 @@ describe.skipIf(!url)("a NodeSet on a real Confluent", () => {
   it("changes a value common to the set with one PUT of its noderange", async () => {
     const from = mark();
     outs = await applied(outs, rack(csv(5), "rack one, rolled"));
-    expect(sentSince(from)).toEqual([
-      `PUT /noderange/${[1, 2, 3, 4, 5].map(node).join(",")}/attributes/current`,
-    ]);
+    expect(sentSince(from)).toEqual([`PUT /noderange/${FIRST_FIVE}/attributes/current`]);
     for (let n = 1; n <= 5; n += 1)
       expect(await held(node(n), "info.note")).toEqual({ value: "rack one, rolled" });
   });
@@ -123,9 +123,7 @@ describe.skipIf(!url)("a NodeSet on a real Confluent", () => {
     await admin.nodes.update(node(4), { "net.ipv4_address": "10.7.9.99" });
     const from = mark();
     const read = await runtime.read(KIND, id, outs);
-    expect(sentSince(from)).toEqual([
-      `GET /noderange/${[1, 2, 3, 4, 5].map(node).join(",")}/attributes/current`,
-    ]);
+    expect(sentSince(from)).toEqual([`GET /noderange/${FIRST_FIVE}/attributes/current`]);
     const rows = (read.inputs as { rows: Record<string, Record<string, string>> }).rows;
     expect(rows[node(4)]?.ip).toBe("10.7.9.99");
     expect(rows[node(3)]?.ip).toBe("10.7.1.3");

@@ -14,17 +14,27 @@ export interface ConfluentTarget {
   close(): Promise<void>;
 }
 
+/** A real Confluent's address and account. */
+export interface RealConfluent {
+  readonly url: string;
+  readonly username: string;
+  readonly password: string;
+}
+
+/** The real Confluent that CONFLUENT_E2E_URL, _USERNAME and _PASSWORD name, if they name one. */
+export function realConfluent(): RealConfluent | undefined {
+  const url = process.env.CONFLUENT_E2E_URL?.trim();
+  if (!url) return undefined;
+  return {
+    url,
+    username: process.env.CONFLUENT_E2E_USERNAME ?? "",
+    password: process.env.CONFLUENT_E2E_PASSWORD ?? "",
+  };
+}
+
 export async function confluentTarget(options: ConfluentEmulatorOptions = {}): Promise<ConfluentTarget> {
-  const url = process.env.CONFLUENT_E2E_URL;
-  if (url) {
-    return {
-      url,
-      username: process.env.CONFLUENT_E2E_USERNAME ?? "",
-      password: process.env.CONFLUENT_E2E_PASSWORD ?? "",
-      real: true,
-      close: async () => {},
-    };
-  }
+  const real = realConfluent();
+  if (real) return { ...real, real: true, close: async () => {} };
   const emulator = await startConfluentEmulator(options);
   return {
     url: emulator.url,
